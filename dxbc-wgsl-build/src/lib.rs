@@ -1,0 +1,1 @@
+//! build.rs helper (in progress).

@@ -1,0 +1,171 @@
+//! The binding plan: a fixed mapping from a D3D register `(stage, class, slot, space)` to a WGSL
+//! `(group, binding)`.
+//!
+//! D3D binds resources per stage (`VSSetConstantBuffers` and `PSSetConstantBuffers` are separate
+//! tables), so the plan keeps one bind group per stage and never lets the stages of one pass
+//! collide:
+//!
+//! | stage | group |
+//! |---|---|
+//! | vertex, compute | 0 |
+//! | pixel | 1 |
+//! | geometry | 2 |
+//! | hull / domain | 3 |
+//!
+//! Inside a group, each register class owns a fixed range of binding numbers (see
+//! [`BindingClass::base`]), repeated per register space (SM5.1) every [`SPACE_STRIDE`] bindings:
+//!
+//! | class | D3D register | bindings (space 0) |
+//! |---|---|---|
+//! | constant buffer | `b0`–`b13` | 0–13 |
+//! | sampler | `s0`–`s15` | 16–31 |
+//! | shader resource view | `t0`–`t127` | 32–159 |
+//! | unordered access view | `u0`–`u63` | 160–223 |
+//!
+//! A register outside these ranges, or a space past [`MAX_SPACE`], is refused
+//! ([`crate::RefusalReason::BindingOutOfRange`]). Documented in `docs/binding-model.md`.
+
+use crate::ShaderStage;
+
+/// Binding numbers used by one register space.
+pub const SPACE_STRIDE: u32 = 224;
+/// Highest register space the plan maps (WebGPU's default `maxBindingsPerBindGroup` is 1000).
+pub const MAX_SPACE: u32 = 3;
+
+/// A D3D register class that binds a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BindingClass {
+    /// `b#`: constant buffer.
+    ConstantBuffer,
+    /// `s#`: sampler.
+    Sampler,
+    /// `t#`: shader resource view.
+    ShaderResource,
+    /// `u#`: unordered access view.
+    UnorderedAccess,
+}
+
+impl BindingClass {
+    /// First binding number of the class in space 0.
+    pub const fn base(self) -> u32 {
+        match self {
+            BindingClass::ConstantBuffer => 0,
+            BindingClass::Sampler => 16,
+            BindingClass::ShaderResource => 32,
+            BindingClass::UnorderedAccess => 160,
+        }
+    }
+    /// Number of slots the class has per space.
+    pub const fn slots(self) -> u32 {
+        match self {
+            BindingClass::ConstantBuffer => 14,
+            BindingClass::Sampler => 16,
+            BindingClass::ShaderResource => 128,
+            BindingClass::UnorderedAccess => 64,
+        }
+    }
+    /// The register letter (`b`, `s`, `t`, `u`).
+    pub const fn letter(self) -> char {
+        match self {
+            BindingClass::ConstantBuffer => 'b',
+            BindingClass::Sampler => 's',
+            BindingClass::ShaderResource => 't',
+            BindingClass::UnorderedAccess => 'u',
+        }
+    }
+}
+
+/// A D3D register, as a shader names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BindingSlot {
+    /// Register class.
+    pub class: BindingClass,
+    /// Register number (`3` for `t3`); for SM5.1 ranges, the first register of the range.
+    pub slot: u32,
+    /// Register space (0 before SM5.1).
+    pub space: u32,
+}
+
+/// Bind group of a stage in the plan.
+pub const fn group_of(stage: ShaderStage) -> u32 {
+    match stage {
+        ShaderStage::Vertex | ShaderStage::Compute => 0,
+        ShaderStage::Pixel => 1,
+        ShaderStage::Geometry => 2,
+        ShaderStage::Hull | ShaderStage::Domain => 3,
+    }
+}
+
+/// `(group, binding)` of a D3D register, or `None` when the plan has no room for it.
+pub fn plan(stage: ShaderStage, slot: BindingSlot) -> Option<(u32, u32)> {
+    if slot.slot >= slot.class.slots() || slot.space > MAX_SPACE {
+        return None;
+    }
+    Some((group_of(stage), slot.space * SPACE_STRIDE + slot.class.base() + slot.slot))
+}
+
+/// What a binding holds, in WGSL terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceKind {
+    /// A uniform buffer of `size_bytes` bytes (D3D declares it in 16-byte registers).
+    UniformBuffer {
+        /// Declared size in bytes (registers × 16).
+        size_bytes: u32,
+    },
+    /// A filtering or non-filtering sampler.
+    Sampler {
+        /// `true` for a comparison sampler (`sample_c`).
+        comparison: bool,
+    },
+    /// A sampled texture.
+    Texture {
+        /// WGSL view dimension: "1d", "2d", "2d_array", "cube", "cube_array", "3d".
+        dimension: &'static str,
+        /// Sample type: float, sint, uint, depth.
+        sample: TextureSample,
+        /// Multisampled.
+        multisampled: bool,
+    },
+    /// A storage buffer (raw/structured SRV or UAV), bound read-only or read-write.
+    StorageBuffer {
+        /// Read-only (SRV) or read-write (UAV).
+        read_only: bool,
+    },
+    /// A storage texture (typed UAV).
+    StorageTexture {
+        /// WGSL view dimension.
+        dimension: &'static str,
+        /// WGSL texel format name, e.g. "rgba8unorm".
+        format: &'static str,
+    },
+}
+
+/// Sample type of a sampled texture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TextureSample {
+    /// `texture_*<f32>` used with filtering samplers.
+    Float,
+    /// `texture_*<f32>` that must be bound as unfilterable (only `textureLoad`ed).
+    UnfilterableFloat,
+    /// `texture_*<i32>`.
+    Sint,
+    /// `texture_*<u32>`.
+    Uint,
+    /// `texture_depth_*`.
+    Depth,
+}
+
+/// One resource a translated shader binds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceBinding {
+    /// The D3D register it was declared at.
+    pub register: BindingSlot,
+    /// WGSL `@group`.
+    pub group: u32,
+    /// WGSL `@binding`.
+    pub binding: u32,
+    /// What it holds.
+    pub kind: ResourceKind,
+    /// Name of the WGSL global.
+    pub name: String,
+}

@@ -1,0 +1,135 @@
+//! # dxbc-wgsl
+//!
+//! Translates compiled Direct3D 10/11/12 shader bytecode (DXBC containers holding SM4.0–SM5.1 token
+//! programs) into WGSL.
+//!
+//! Phases (one module each, see `ARCHITECTURE.md`):
+//! 1. [`container`]: the DXBC container, its chunk table and checksum.
+//! 2. [`chunks`]: chunk decoders (signatures, reflection, feature flags, root signatures).
+//! 3. [`sm4`]: the SM4/SM5 token decoder, driven by one opcode table, and the disassembler.
+//! 4. [`ir`]: the typed, scoped IR built from the decoded program, and its validator.
+//! 5. [`lower`]: IR → naga module (the WGSL program), with D3D semantics made explicit.
+//! 6. [`emit`]: naga validation and WGSL text.
+//!
+//! The entry point is [`translate`].
+#![warn(missing_docs)]
+
+pub mod bindings;
+pub mod chunks;
+pub mod container;
+pub mod emit;
+pub mod error;
+pub mod header;
+pub mod ir;
+pub mod lower;
+pub mod refusal;
+pub mod shader;
+pub mod sm4;
+
+pub use bindings::{BindingClass, BindingSlot, ResourceBinding, ResourceKind};
+pub use container::{Chunk, Container, ReadOptions};
+pub use error::{ReadError, ReadResult};
+pub use refusal::{Refusal, RefusalReason, TranslateError};
+pub use shader::Shader;
+pub use sm4::ShaderStage;
+
+/// Version of the translator; part of every cache key so that a new translator re-translates.
+pub const TRANSLATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Options for [`translate`].
+#[derive(Debug, Clone, Default)]
+pub struct TranslateOptions {
+    /// Skip checksum verification (for knowingly patched blobs).
+    pub skip_checksum: bool,
+    /// Name given to the WGSL entry point; `"main"` when `None`.
+    pub entry_point: Option<String>,
+    /// Formats of typed `Buffer` SRVs by slot (`t#`), which the bytecode does not carry.
+    pub typed_buffer_formats: Vec<(u32, TypedBufferFormat)>,
+}
+
+/// The element format of a typed buffer view, as the application binds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TypedBufferFormat {
+    /// 32-bit float elements (`R32_FLOAT`, `R32G32B32A32_FLOAT`, ...), with the given component count.
+    Float32(u8),
+    /// 32-bit unsigned elements.
+    Uint32(u8),
+    /// 32-bit signed elements.
+    Sint32(u8),
+}
+
+/// One shader-stage input or output as WGSL sees it (one `@location` or `@builtin`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InterfaceVar {
+    /// D3D semantic name (`TEXCOORD`, `SV_Position`, ...), as the signature spells it.
+    pub semantic: String,
+    /// D3D semantic index.
+    pub semantic_index: u32,
+    /// The D3D signature register.
+    pub register: u32,
+    /// WGSL `@location(n)`, or `None` for a builtin.
+    pub location: Option<u32>,
+    /// WGSL builtin name (`position`, `vertex_index`, ...) when this is a builtin.
+    pub builtin: Option<&'static str>,
+    /// Component scalar type.
+    pub scalar: ScalarKind,
+    /// Number of components WGSL declares (1–4).
+    pub components: u8,
+    /// First component inside the D3D register (0 = x).
+    pub first_component: u8,
+}
+
+/// Scalar type of an interface component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ScalarKind {
+    /// `f32`
+    Float,
+    /// `u32`
+    Uint,
+    /// `i32`
+    Sint,
+}
+
+/// A translated shader.
+#[derive(Debug, Clone)]
+pub struct Translation {
+    /// The WGSL module text. It has passed naga's validator.
+    pub wgsl: String,
+    /// The pipeline stage.
+    pub stage: ShaderStage,
+    /// Shader model `(major, minor)`, e.g. `(4, 0)`.
+    pub shader_model: (u8, u8),
+    /// Name of the WGSL entry point.
+    pub entry_point: String,
+    /// Stage inputs, ordered by location (vertex attributes for a vertex shader).
+    pub inputs: Vec<InterfaceVar>,
+    /// Stage outputs, ordered by location.
+    pub outputs: Vec<InterfaceVar>,
+    /// Resources the shader binds, in (group, binding) order, with their D3D register.
+    pub bindings: Vec<ResourceBinding>,
+    /// Compute workgroup size, for compute shaders.
+    pub workgroup_size: Option<[u32; 3]>,
+    /// Whether `diagnostic(off, derivative_uniformity)` had to be emitted.
+    pub derivative_uniformity_off: bool,
+}
+
+/// Translates one shader given as the bytes of a DXBC container.
+///
+/// # Errors
+/// [`TranslateError::Read`] when the container or token stream is malformed;
+/// [`TranslateError::Unsupported`] with a [`Refusal`] (shader instruction index, byte offset,
+/// opcode, reason) when the program uses something that cannot be translated exactly;
+/// [`TranslateError::Internal`] when the translator produced WGSL that fails validation (a bug).
+pub fn translate(bytes: &[u8], options: &TranslateOptions) -> Result<Translation, TranslateError> {
+    let shader = Shader::parse(bytes, &ReadOptions { verify_checksum: !options.skip_checksum })?;
+    translate_shader(&shader, options)
+}
+
+/// Translates an already parsed shader. See [`translate`].
+pub fn translate_shader(shader: &Shader<'_>, options: &TranslateOptions) -> Result<Translation, TranslateError> {
+    let module = ir::build(shader, options)?;
+    #[cfg(debug_assertions)]
+    ir::validate(&module).map_err(|e| TranslateError::Internal(format!("IR validation: {e}")))?;
+    let lowered = lower::lower(&module, options)?;
+    emit::finish(lowered)
+}
