@@ -18,6 +18,12 @@ pub struct Shader<'a> {
     pub outputs: Signature,
     /// Patch-constant signature (PCSG / PSG1), if present.
     pub patch_constants: Option<Signature>,
+    /// Reflection (`RDEF`), when present (fxc's `/Qstrip_reflect` removes it).
+    pub reflection: Option<crate::chunks::rdef::Reflection>,
+    /// Feature flags (`SFI0`), when present.
+    pub feature_flags: Option<crate::chunks::sfi0::FeatureFlags>,
+    /// Root signature (`RTS0`), when present.
+    pub root_signature: Option<crate::chunks::rts0::RootSignature>,
 }
 
 impl<'a> Shader<'a> {
@@ -40,6 +46,9 @@ impl<'a> Shader<'a> {
         let inputs = find(&[b"ISGN", b"ISG1"])?.unwrap_or_default();
         let outputs = find(&[b"OSGN", b"OSG5", b"OSG1"])?.unwrap_or_default();
         let patch_constants = find(&[b"PCSG", b"PSG1"])?;
-        Ok(Shader { container, program, inputs, outputs, patch_constants })
+        let reflection = container.chunk(b"RDEF").map(crate::chunks::rdef::parse).transpose()?;
+        let feature_flags = container.chunk(b"SFI0").map(crate::chunks::sfi0::parse).transpose()?;
+        let root_signature = container.chunk(b"RTS0").map(crate::chunks::rts0::parse).transpose()?;
+        Ok(Shader { container, program, inputs, outputs, patch_constants, reflection, feature_flags, root_signature })
     }
 }
