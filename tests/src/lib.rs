@@ -1,1 +1,16 @@
 //! Shared helpers for the cross-crate tests.
+
+use std::path::{Path, PathBuf};
+
+/// The shared corpus folder: `$DXBC_WGSL_CORPUS`, else `<workspace>/../shared/corpus`; `None` when
+/// neither exists (tests then skip with a printed message).
+pub fn corpus_dir() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("DXBC_WGSL_CORPUS") {
+        let p = PathBuf::from(p);
+        if p.is_dir() {
+            return Some(p);
+        }
+    }
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    p.is_dir().then_some(p)
+}
