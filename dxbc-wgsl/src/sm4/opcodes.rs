@@ -117,7 +117,7 @@ opcodes! {
     43 ITOF "itof" I, "f" "i";
     44 LABEL "label" I, "" "o";
     45 LD "ld" I, "x" "ar";
-    46 LD_MS "ld_ms" I, "x" "ari";
+    46 LD_MS "ldms" I, "x" "ari";
     47 LOG "log" I, "f" "f";
     48 LOOP "loop" I, "" "";
     49 LT "lt" I, "u" "ff";
