@@ -71,18 +71,41 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Signature> {
         b"ISGN" | b"OSGN" | b"PCSG" => (false, false),
         b"OSG5" => (true, false),
         b"ISG1" | b"OSG1" | b"PSG1" => (true, true),
-        _ => return Err(ReadError::malformed("signature chunk", chunk.offset, format!("{} is not a signature chunk", chunk.name()))),
+        _ => {
+            return Err(ReadError::malformed(
+                "signature chunk",
+                chunk.offset,
+                format!("{} is not a signature chunk", chunk.name()),
+            ))
+        }
     };
     let d = chunk.data;
     let base = chunk.offset;
     let err = |e: ReadError| match e {
-        ReadError::Truncated { what, offset, needed, available } => ReadError::Truncated { what, offset: offset + base, needed, available },
+        ReadError::Truncated {
+            what,
+            offset,
+            needed,
+            available,
+        } => ReadError::Truncated {
+            what,
+            offset: offset + base,
+            needed,
+            available,
+        },
         other => other,
     };
     let count = read_u32(d, 0, "signature element count").map_err(err)? as usize;
     let stride = 24 + if has_stream { 4 } else { 0 } + if has_precision { 4 } else { 0 };
     if count.checked_mul(stride).is_none_or(|n| n + 8 > d.len()) {
-        return Err(ReadError::malformed("signature", base, format!("{count} elements of {stride} bytes do not fit in a {}-byte chunk", d.len())));
+        return Err(ReadError::malformed(
+            "signature",
+            base,
+            format!(
+                "{count} elements of {stride} bytes do not fit in a {}-byte chunk",
+                d.len()
+            ),
+        ));
     }
     let mut elements = Vec::with_capacity(count);
     for i in 0..count {
@@ -97,11 +120,22 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Signature> {
         let name_off = read_u32(d, at, "semantic name offset").map_err(err)? as usize;
         let semantic_index = read_u32(d, at + 4, "semantic index").map_err(err)?;
         let system_value = read_u32(d, at + 8, "system value").map_err(err)?;
-        let component_type = ComponentType::from_u32(read_u32(d, at + 12, "component type").map_err(err)?);
+        let component_type =
+            ComponentType::from_u32(read_u32(d, at + 12, "component type").map_err(err)?);
         let register = read_u32(d, at + 16, "register").map_err(err)?;
         let masks = read_u32(d, at + 20, "masks").map_err(err)?;
-        let min_precision = if has_precision { read_u32(d, at + 24, "minimum precision").map_err(err)? } else { 0 };
-        let semantic_name = read_cstr(d, name_off).ok_or_else(|| ReadError::malformed("semantic name", base + at, format!("name offset {name_off:#x} is outside the chunk or unterminated")))?;
+        let min_precision = if has_precision {
+            read_u32(d, at + 24, "minimum precision").map_err(err)?
+        } else {
+            0
+        };
+        let semantic_name = read_cstr(d, name_off).ok_or_else(|| {
+            ReadError::malformed(
+                "semantic name",
+                base + at,
+                format!("name offset {name_off:#x} is outside the chunk or unterminated"),
+            )
+        })?;
         elements.push(SignatureElement {
             semantic_name,
             semantic_index,
