@@ -1,0 +1,12 @@
+//! A small headless wgpu renderer drawing DirectXTK effects whose compiled Direct3D bytecode was
+//! translated to WGSL by dxbc-wgsl at build time.
+
+pub mod gpu;
+pub mod math;
+pub mod mesh;
+pub mod target;
+pub mod texture;
+
+pub use gpu::{Gpu, GpuError, NO_ADAPTER_HINT};
+pub use target::{Image, Target, COLOR_FORMAT, DEPTH_FORMAT};
+pub mod scene;

@@ -1,0 +1,122 @@
+//! Procedural meshes with positions, normals and texture coordinates.
+
+use crate::math::{cross, normalize, sub};
+
+/// One vertex as stored in the vertex buffer: 32 bytes, position at 0, normal at 12, uv at 24.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Vertex {
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+    pub uv: [f32; 2],
+}
+
+/// Byte offsets of [`Vertex`]'s fields, for vertex buffer layouts.
+pub const POSITION_OFFSET: u64 = 0;
+pub const NORMAL_OFFSET: u64 = 12;
+pub const UV_OFFSET: u64 = 24;
+
+/// An indexed triangle list (counter-clockwise front faces, right-handed).
+#[derive(Clone, Debug, Default)]
+pub struct Mesh {
+    pub vertices: Vec<Vertex>,
+    pub indices: Vec<u32>,
+}
+
+impl Mesh {
+    /// A torus around the y axis: ring radius `major`, tube radius `minor`.
+    /// u runs `u_repeat` times around the ring, v `v_repeat` times around the tube.
+    pub fn torus(major: f32, minor: f32, segments: u32, sides: u32, uv_repeat: [f32; 2]) -> Self {
+        let mut mesh = Self::default();
+        for i in 0..=segments {
+            let u = i as f32 / segments as f32;
+            let (su, cu) = (u * std::f32::consts::TAU).sin_cos();
+            for j in 0..=sides {
+                let v = j as f32 / sides as f32;
+                let (sv, cv) = (v * std::f32::consts::TAU).sin_cos();
+                let normal = [cu * cv, sv, -su * cv];
+                let centre = [major * cu, 0.0, -major * su];
+                mesh.vertices.push(Vertex {
+                    position: [
+                        centre[0] + minor * normal[0],
+                        centre[1] + minor * normal[1],
+                        centre[2] + minor * normal[2],
+                    ],
+                    normal,
+                    uv: [u * uv_repeat[0], v * uv_repeat[1]],
+                });
+            }
+        }
+        mesh.grid_indices(segments, sides);
+        mesh
+    }
+
+    /// A flat rectangle in the xz plane (normal +y), centred at the origin, uv from 0 to `uv_repeat`.
+    pub fn plane(size: [f32; 2], uv_repeat: [f32; 2]) -> Self {
+        let (hx, hz) = (size[0] * 0.5, size[1] * 0.5);
+        let corner = |x: f32, z: f32, u: f32, v: f32| Vertex {
+            position: [x, 0.0, z],
+            normal: [0.0, 1.0, 0.0],
+            uv: [u * uv_repeat[0], v * uv_repeat[1]],
+        };
+        Self {
+            vertices: vec![
+                corner(-hx, -hz, 0.0, 0.0),
+                corner(-hx, hz, 0.0, 1.0),
+                corner(hx, hz, 1.0, 1.0),
+                corner(hx, -hz, 1.0, 0.0),
+            ],
+            indices: vec![0, 1, 2, 0, 2, 3],
+        }
+    }
+
+    fn grid_indices(&mut self, rows: u32, columns: u32) {
+        let stride = columns + 1;
+        for i in 0..rows {
+            for j in 0..columns {
+                let a = i * stride + j;
+                let b = a + stride;
+                self.indices
+                    .extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
+            }
+        }
+    }
+
+    /// Geometric normal of triangle `t` from its winding (counter-clockwise = front).
+    pub fn face_normal(&self, t: usize) -> [f32; 3] {
+        let p = |k: usize| self.vertices[self.indices[3 * t + k] as usize].position;
+        normalize(cross(sub(p(1), p(0)), sub(p(2), p(0))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::dot;
+
+    #[test]
+    fn torus_normals_are_unit_and_match_the_winding() {
+        let mesh = Mesh::torus(1.0, 0.3, 24, 12, [4.0, 1.0]);
+        assert_eq!(mesh.vertices.len(), 25 * 13);
+        assert_eq!(mesh.indices.len(), 24 * 12 * 6);
+        for v in &mesh.vertices {
+            assert!((dot(v.normal, v.normal) - 1.0).abs() < 1e-5);
+        }
+        // Counter-clockwise winding must face the same way as the vertex normals.
+        for t in 0..mesh.indices.len() / 3 {
+            let n = mesh.vertices[mesh.indices[3 * t] as usize].normal;
+            assert!(
+                dot(mesh.face_normal(t), n) > 0.0,
+                "triangle {t} is wound inside out"
+            );
+        }
+    }
+
+    #[test]
+    fn plane_faces_up() {
+        let mesh = Mesh::plane([2.0, 2.0], [1.0, 1.0]);
+        assert!(dot(mesh.face_normal(0), [0.0, 1.0, 0.0]) > 0.99);
+        assert!(dot(mesh.face_normal(1), [0.0, 1.0, 0.0]) > 0.99);
+        assert_eq!(std::mem::size_of::<Vertex>(), 32);
+    }
+}
