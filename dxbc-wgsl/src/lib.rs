@@ -16,10 +16,12 @@
 
 pub mod bindings;
 pub mod chunks;
+pub mod classify;
 pub mod container;
 pub mod emit;
 pub mod error;
 pub mod header;
+pub mod info;
 pub mod ir;
 pub mod lower;
 pub mod refusal;
