@@ -1,1 +1,22 @@
-//! build.rs helper (in progress).
+//! # dxbc-wgsl-build
+//!
+//! Build-time integration of [`dxbc_wgsl`]: effect files (`*.effect.toml`), the Rust binding
+//! generator, the [`Builder`] for `build.rs`, and (as a binary) the `dxbc-wgsl` command line.
+//!
+//! - [`effect`]: the effect-file model and parser (format: `docs/effect-format.md`).
+//! - [`compile`]: loads an effect's shader inputs, translates them and checks them against the
+//!   effect file (constant-buffer sizes, stage linking, vertex formats).
+//! - [`codegen`]: [`generate`] turns a compiled effect into a Rust module (API:
+//!   `docs/binding-model.md`). `Builder` and `include_effect!` both call it, so their output is
+//!   byte-identical.
+//! - [`builder`]: [`Builder`], incremental and cached, for `build.rs`.
+#![warn(missing_docs)]
+
+pub mod diag;
+pub mod effect;
+pub mod stage;
+pub mod vertex;
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use effect::Effect;
+pub use stage::StageInfo;

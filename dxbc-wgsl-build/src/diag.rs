@@ -1,0 +1,127 @@
+//! Diagnostics with file:line:column positions.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// One error in an effect file or one of its inputs, with the position it refers to.
+///
+/// Displays as `file:line:column: message`, the form editors and cargo understand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The file the position is in (the effect file, or a shader input).
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// The message (one line).
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A diagnostic at byte offset `at` of `source` (the text of `file`).
+    pub fn at(file: &Path, source: &str, at: usize, message: impl Into<String>) -> Self {
+        let (line, column) = line_column(source, at);
+        Diagnostic {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// A diagnostic at the start of `span`.
+    pub fn span(file: &Path, source: &str, span: &Range<usize>, message: impl Into<String>) -> Self {
+        Self::at(file, source, span.start, message)
+    }
+
+    /// A diagnostic about a whole file (line 1, column 1).
+    pub fn file(file: &Path, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// One or more diagnostics: the error type of loading and compiling an effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// The diagnostics, in the order they were found.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.0.iter()
+    }
+    /// The first diagnostic.
+    pub fn first(&self) -> Option<&Diagnostic> {
+        self.0.first()
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(d: Diagnostic) -> Self {
+        Diagnostics(vec![d])
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+/// 1-based line and column (in characters) of byte offset `at` in `source`.
+pub fn line_column(source: &str, at: usize) -> (usize, usize) {
+    let mut at = at.min(source.len());
+    while !source.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &source[..at];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map(|p| p + 1).unwrap_or(0);
+    let column = source[line_start..at].chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_column_counts_from_one() {
+        let s = "ab\ncdé\nf";
+        assert_eq!(line_column(s, 0), (1, 1));
+        assert_eq!(line_column(s, 1), (1, 2));
+        assert_eq!(line_column(s, 3), (2, 1));
+        // 'é' is two bytes; 'f' line starts after it.
+        assert_eq!(line_column(s, s.find('f').unwrap()), (3, 1));
+        assert_eq!(line_column(s, s.find('é').unwrap() + 2), (2, 4));
+    }
+}

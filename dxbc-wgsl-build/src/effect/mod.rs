@@ -1,0 +1,493 @@
+//! The effect-file model (`*.effect.toml`), its parser and its checks.
+//!
+//! The format is documented key by key in `docs/effect-format.md`. In short: an effect has
+//! permutation axes, passes whose stages name their shader inputs (by path pattern or explicit
+//! rules), constant-buffer layouts (reflection is often stripped, so the file declares them),
+//! names for the other resources, and vertex-format overrides.
+
+pub mod layout;
+mod parse;
+pub mod pattern;
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics};
+pub use layout::{HlslType, MatrixPacking, PlacedField, Scalar, Shape};
+pub use pattern::Pattern;
+
+/// A byte range in the effect file.
+pub type Span = Range<usize>;
+
+/// A parsed effect file.
+#[derive(Debug, Clone)]
+pub struct Effect {
+    /// Path of the effect file, as given to [`Effect::load`].
+    pub path: PathBuf,
+    /// The file's text (positions in the model are byte offsets into it).
+    pub source: String,
+    /// `[effect] name`.
+    pub name: String,
+    /// Span of the name value.
+    pub name_span: Span,
+    /// Rust module name (`[effect] module`, or the name in snake case).
+    pub module: String,
+    /// `[effect] description`.
+    pub description: Option<String>,
+    /// Directory shader paths are relative to (`[effect] shader_dir`, resolved against the effect
+    /// file's directory).
+    pub shader_dir: PathBuf,
+    /// Permutation axes, in declaration order.
+    pub axes: Vec<Axis>,
+    /// `[permutations] exclude`: combinations that do not exist.
+    pub excludes: Vec<Condition>,
+    /// Constant-buffer layouts (`[layouts.X]`, and inline layouts of `[cbuffers.X]`).
+    pub layouts: Vec<Layout>,
+    /// Constant buffers (`[cbuffers.X]`).
+    pub cbuffers: Vec<CbufferDecl>,
+    /// Names of other resources (`[resources]`).
+    pub resources: Vec<ResourceDecl>,
+    /// Vertex-format overrides (`[vertex_formats]`).
+    pub vertex_formats: Vec<VertexFormatOverride>,
+    /// Passes, in declaration order.
+    pub passes: Vec<Pass>,
+}
+
+/// A permutation axis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Axis {
+    /// Name (a Rust field name).
+    pub name: String,
+    /// Span of the key.
+    pub span: Span,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Kind and values.
+    pub kind: AxisKind,
+    /// Index of the default value.
+    pub default: usize,
+}
+
+/// What values an axis takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AxisKind {
+    /// `false` (index 0) and `true` (index 1).
+    Bool,
+    /// Named values, in declaration order.
+    Enum(Vec<String>),
+}
+
+impl Axis {
+    /// The value names (`false`, `true` for a bool axis).
+    pub fn value_names(&self) -> Vec<String> {
+        match &self.kind {
+            AxisKind::Bool => vec!["false".into(), "true".into()],
+            AxisKind::Enum(v) => v.clone(),
+        }
+    }
+    /// Number of values.
+    pub fn len(&self) -> usize {
+        match &self.kind {
+            AxisKind::Bool => 2,
+            AxisKind::Enum(v) => v.len(),
+        }
+    }
+    /// Always false: an axis has at least one value.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// A condition over axes: every listed axis has one of the listed values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    /// `(axis index, allowed value indices)`.
+    pub terms: Vec<(usize, Vec<usize>)>,
+    /// Span of the condition table.
+    pub span: Span,
+}
+
+impl Condition {
+    /// Whether the permutation `values` satisfies the condition.
+    pub fn matches(&self, values: &[usize]) -> bool {
+        self.terms.iter().all(|(a, vs)| vs.contains(&values[*a]))
+    }
+}
+
+/// A constant-buffer layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Name (the generated Rust struct's name).
+    pub name: String,
+    /// Span of the declaring key.
+    pub span: Span,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Fields with their offsets.
+    pub fields: Vec<PlacedField>,
+    /// Spans of the fields (same order).
+    pub field_spans: Vec<Span>,
+    /// Field documentation (same order).
+    pub field_docs: Vec<Option<String>>,
+}
+
+impl Layout {
+    /// Size in bytes, rounded up to whole 16-byte registers.
+    pub fn size(&self) -> u32 {
+        layout::layout_size(&self.fields)
+    }
+}
+
+/// Pipeline stages an effect pass can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Vertex shader (`@group(0)`).
+    Vertex,
+    /// Pixel (fragment) shader (`@group(1)`).
+    Pixel,
+    /// Compute shader (`@group(0)`).
+    Compute,
+}
+
+impl Stage {
+    /// Lower-case name as the effect file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Pixel => "pixel",
+            Stage::Compute => "compute",
+        }
+    }
+    /// The bind group of the stage in the binding plan.
+    pub fn group(self) -> u32 {
+        match self {
+            Stage::Vertex | Stage::Compute => 0,
+            Stage::Pixel => 1,
+        }
+    }
+    /// From the translator's stage.
+    pub fn from_d3d(s: dxbc_wgsl::ShaderStage) -> Option<Self> {
+        match s {
+            dxbc_wgsl::ShaderStage::Vertex => Some(Stage::Vertex),
+            dxbc_wgsl::ShaderStage::Pixel => Some(Stage::Pixel),
+            dxbc_wgsl::ShaderStage::Compute => Some(Stage::Compute),
+            _ => None,
+        }
+    }
+}
+
+/// A constant buffer the effect binds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CbufferDecl {
+    /// Name (`[cbuffers.Name]`); the `Resources` field is its snake-case form.
+    pub name: String,
+    /// Span of the key.
+    pub span: Span,
+    /// Register number (`b0` → 0).
+    pub slot: u32,
+    /// Register space (SM5.1), 0 otherwise.
+    pub space: u32,
+    /// Span of the `register` value.
+    pub register_span: Span,
+    /// Stages it is bound to (`None`: every stage that declares the register).
+    pub stages: Option<Vec<Stage>>,
+    /// Index into [`Effect::layouts`].
+    pub layout: usize,
+}
+
+/// Register class of a non-cbuffer resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ResourceClass {
+    /// `t#`: shader resource view.
+    Srv,
+    /// `s#`: sampler.
+    Sampler,
+    /// `u#`: unordered access view.
+    Uav,
+}
+
+impl ResourceClass {
+    /// Register letter.
+    pub fn letter(self) -> char {
+        match self {
+            ResourceClass::Srv => 't',
+            ResourceClass::Sampler => 's',
+            ResourceClass::Uav => 'u',
+        }
+    }
+}
+
+/// A name for a texture, sampler or UAV register (`[resources] t0 = "texture"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceDecl {
+    /// Class.
+    pub class: ResourceClass,
+    /// Register number.
+    pub slot: u32,
+    /// Register space.
+    pub space: u32,
+    /// Rust field name in the generated `Resources`.
+    pub name: String,
+    /// Stages it applies to (`None`: all).
+    pub stages: Option<Vec<Stage>>,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Span of the key.
+    pub span: Span,
+}
+
+/// A vertex-format override (`[vertex_formats] SV_Position = "float32x3"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VertexFormatOverride {
+    /// Semantic name (compared case-insensitively, as D3D does).
+    pub semantic: String,
+    /// Semantic index.
+    pub index: u32,
+    /// The format.
+    pub format: crate::vertex::VertexFormat,
+    /// Span of the key.
+    pub span: Span,
+}
+
+/// A pass: a vertex and a pixel stage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pass {
+    /// Name (`[passes.name]`).
+    pub name: String,
+    /// Span of the key.
+    pub span: Span,
+    /// The vertex stage's shader rules.
+    pub vertex: StageRules,
+    /// The pixel stage's shader rules (`None`: no pixel shader, e.g. depth only).
+    pub pixel: Option<StageRules>,
+}
+
+/// How a stage's shader input is chosen per permutation: the first rule whose `when` matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StageRules {
+    /// The stage.
+    pub stage: Stage,
+    /// Span of the stage key.
+    pub span: Span,
+    /// Rules in order.
+    pub rules: Vec<Rule>,
+}
+
+/// One rule: for the permutations matching `when`, the shader at `path` (and `symbol` for a
+/// header).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// Condition (`None`: every permutation).
+    pub when: Option<Condition>,
+    /// File path pattern, relative to the shader directory.
+    pub path: Pattern,
+    /// Span of the path value.
+    pub path_span: Span,
+    /// Header symbol pattern.
+    pub symbol: Option<Pattern>,
+}
+
+/// A shader input chosen for one permutation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShaderRef {
+    /// Resolved path.
+    pub path: PathBuf,
+    /// Header symbol, if any.
+    pub symbol: Option<String>,
+}
+
+impl ShaderRef {
+    /// A short label: the file name, with `:symbol` for a header.
+    pub fn label(&self) -> String {
+        let file = self
+            .path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.path.display().to_string());
+        match &self.symbol {
+            Some(s) => format!("{file}:{s}"),
+            None => file,
+        }
+    }
+}
+
+impl Effect {
+    /// Reads and parses an effect file.
+    ///
+    /// # Errors
+    /// [`Diagnostics`] with file:line:column for every problem found (reading stops at the first
+    /// structural error).
+    pub fn load(path: &Path) -> Result<Effect, Diagnostics> {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Diagnostic::file(path, format!("cannot read effect file: {e}")))?;
+        Self::parse(path, source)
+    }
+
+    /// Parses effect-file text; `path` is used for positions and to resolve shader paths.
+    ///
+    /// # Errors
+    /// See [`Effect::load`].
+    pub fn parse(path: &Path, source: String) -> Result<Effect, Diagnostics> {
+        parse::parse(path, source).map_err(Diagnostics::from)
+    }
+
+    /// A diagnostic at a span of the effect file.
+    pub fn error(&self, span: &Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::span(&self.path, &self.source, span, message)
+    }
+
+    /// Every permutation that exists, as value indices per axis, in lexicographic order of the
+    /// axes as declared (the first axis varies slowest; `false` before `true`; enumeration values
+    /// in declaration order). Excluded combinations are left out.
+    pub fn permutations(&self) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        let mut cur = vec![0usize; self.axes.len()];
+        loop {
+            if !self.excludes.iter().any(|c| c.matches(&cur)) {
+                out.push(cur.clone());
+            }
+            // Increment, last axis fastest.
+            let mut i = self.axes.len();
+            loop {
+                if i == 0 {
+                    return out;
+                }
+                i -= 1;
+                cur[i] += 1;
+                if cur[i] < self.axes[i].len() {
+                    break;
+                }
+                cur[i] = 0;
+            }
+        }
+    }
+
+    /// Describes a permutation: `fog=true, lighting=pixel` (or `default` with no axes).
+    pub fn describe(&self, values: &[usize]) -> String {
+        if self.axes.is_empty() {
+            return "the only permutation".into();
+        }
+        self.axes
+            .iter()
+            .zip(values)
+            .map(|(a, &v)| format!("{}={}", a.name, a.value_names()[v]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The shader input of a stage for a permutation.
+    ///
+    /// # Errors
+    /// A diagnostic at the stage key when no rule matches.
+    pub fn shader_for(&self, rules: &StageRules, values: &[usize]) -> Result<ShaderRef, Diagnostic> {
+        let Some(rule) = rules
+            .rules
+            .iter()
+            .find(|r| r.when.as_ref().is_none_or(|c| c.matches(values)))
+        else {
+            return Err(self.error(
+                &rules.span,
+                format!(
+                    "no {} shader rule matches the permutation {} (add a rule without `when`, or exclude the \
+                     combination in [permutations])",
+                    rules.stage.name(),
+                    self.describe(values)
+                ),
+            ));
+        };
+        Ok(ShaderRef {
+            path: self.shader_dir.join(rule.path.expand(values)),
+            symbol: rule.symbol.as_ref().map(|s| s.expand(values)),
+        })
+    }
+
+    /// The rule chosen for a permutation (for positions in diagnostics).
+    pub fn rule_for<'a>(&self, rules: &'a StageRules, values: &[usize]) -> Option<&'a Rule> {
+        rules
+            .rules
+            .iter()
+            .find(|r| r.when.as_ref().is_none_or(|c| c.matches(values)))
+    }
+}
+
+/// `BasicEffect` → `basic_effect`; `DualTextureEffect` → `dual_texture_effect`;
+/// `SV_Position` → `sv_position`; `HDRToneMap` → `hdr_tone_map`.
+pub fn snake_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            let prev = if i > 0 { Some(chars[i - 1]) } else { None };
+            let next = chars.get(i + 1).copied();
+            let boundary = match prev {
+                Some(p) if p.is_ascii_lowercase() || p.is_ascii_digit() => true,
+                Some(p) if p.is_ascii_uppercase() => next.is_some_and(|n| n.is_ascii_lowercase()),
+                _ => false,
+            };
+            if boundary && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// `one_light` → `OneLight`; `texture` → `Texture`; `BasicEffect` → `BasicEffect`.
+pub fn pascal_case(name: &str) -> String {
+    let mut out = String::new();
+    for word in snake_case(name).split('_').filter(|w| !w.is_empty()) {
+        let mut cs = word.chars();
+        if let Some(f) = cs.next() {
+            out.push(f.to_ascii_uppercase());
+            out.extend(cs);
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
+        out.insert(0, 'V');
+    }
+    out
+}
+
+/// Whether `name` is a Rust keyword (strict or reserved), which a generated identifier must avoid.
+pub fn is_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "as" | "break" | "const" | "continue" | "crate" | "else" | "enum" | "extern" | "false" | "fn" | "for"
+            | "if" | "impl" | "in" | "let" | "loop" | "match" | "mod" | "move" | "mut" | "pub" | "ref"
+            | "return" | "self" | "Self" | "static" | "struct" | "super" | "trait" | "true" | "type"
+            | "unsafe" | "use" | "where" | "while" | "async" | "await" | "dyn" | "abstract" | "become"
+            | "box" | "do" | "final" | "macro" | "override" | "priv" | "typeof" | "unsized" | "virtual"
+            | "yield" | "try" | "gen"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_conversions() {
+        assert_eq!(snake_case("BasicEffect"), "basic_effect");
+        assert_eq!(snake_case("WorldViewProj"), "world_view_proj");
+        assert_eq!(snake_case("SV_Position"), "sv_position");
+        assert_eq!(snake_case("HDRToneMap"), "hdr_tone_map");
+        assert_eq!(snake_case("LightDirection"), "light_direction");
+        assert_eq!(snake_case("TEXCOORD"), "texcoord");
+        assert_eq!(snake_case("g_Mat4x4"), "g_mat4x4");
+        assert_eq!(pascal_case("one_light"), "OneLight");
+        assert_eq!(pascal_case("Parameters"), "Parameters");
+        assert_eq!(pascal_case("none"), "None");
+    }
+}

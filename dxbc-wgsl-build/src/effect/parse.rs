@@ -1,0 +1,809 @@
+//! Effect-file parser: TOML (with the position of every key and value) to [`Effect`].
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use super::layout::{self, HlslType, MatrixPacking};
+use super::pattern::{AxisLookup, Pattern};
+use super::*;
+use crate::diag::Diagnostic;
+use crate::vertex::VertexFormat;
+
+type R<T> = Result<T, Diagnostic>;
+type Key<'i> = Spanned<Cow<'i, str>>;
+type Val<'i> = Spanned<DeValue<'i>>;
+
+struct Ctx<'s> {
+    path: &'s Path,
+    src: &'s str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, span: &Span, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::span(self.path, self.src, span, msg)
+    }
+}
+
+/// Entries of a table in document order.
+fn entries<'a, 'i>(t: &'a DeTable<'i>) -> Vec<(&'a Key<'i>, &'a Val<'i>)> {
+    let mut v: Vec<_> = t.iter().collect();
+    v.sort_by_key(|(k, _)| k.span().start);
+    v
+}
+
+fn get<'a, 'i>(t: &'a DeTable<'i>, key: &str) -> Option<(&'a Key<'i>, &'a Val<'i>)> {
+    t.iter().find(|(k, _)| k.get_ref().as_ref() == key)
+}
+
+fn check_keys(cx: &Ctx<'_>, t: &DeTable<'_>, what: &str, allowed: &[&str]) -> R<()> {
+    for (k, _) in entries(t) {
+        if !allowed.contains(&k.get_ref().as_ref()) {
+            return Err(cx.err(
+                &k.span(),
+                format!(
+                    "unknown key `{}` in {what} (expected one of: {})",
+                    k.get_ref(),
+                    allowed.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn type_name(v: &DeValue<'_>) -> &'static str {
+    match v {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a float",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date-time",
+        DeValue::Array(_) => "an array",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+fn as_str<'a>(cx: &Ctx<'_>, key: &str, v: &'a Val<'_>) -> R<&'a str> {
+    match v.get_ref() {
+        DeValue::String(s) => Ok(s.as_ref()),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be a string, found {}", type_name(other)))),
+    }
+}
+
+fn as_table<'a, 'i>(cx: &Ctx<'_>, key: &str, v: &'a Val<'i>) -> R<&'a DeTable<'i>> {
+    match v.get_ref() {
+        DeValue::Table(t) => Ok(t),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be a table, found {}", type_name(other)))),
+    }
+}
+
+fn as_array<'a, 'i>(cx: &Ctx<'_>, key: &str, v: &'a Val<'i>) -> R<&'a [Val<'i>]> {
+    match v.get_ref() {
+        DeValue::Array(a) => Ok(a.as_ref()),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be an array, found {}", type_name(other)))),
+    }
+}
+
+fn opt_str(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<String>> {
+    get(t, key).map(|(_, v)| as_str(cx, key, v).map(str::to_string)).transpose()
+}
+
+fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
+    let Some((_, v)) = get(t, key) else {
+        return Ok(None);
+    };
+    match v.get_ref() {
+        DeValue::Integer(i) => {
+            let digits = i.as_str().replace('_', "");
+            let digits = digits.strip_prefix('+').unwrap_or(&digits);
+            let digits = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0o"))
+                .or_else(|| digits.strip_prefix("0b"))
+                .unwrap_or(digits);
+            u32::from_str_radix(digits, i.radix())
+                .map(Some)
+                .map_err(|_| cx.err(&v.span(), format!("`{key}` must be a non-negative integer")))
+        }
+        other => Err(cx.err(&v.span(), format!("`{key}` must be an integer, found {}", type_name(other)))),
+    }
+}
+
+fn require<'a, 'i>(cx: &Ctx<'_>, t: &'a DeTable<'i>, key: &str, at: &Span, what: &str) -> R<&'a Val<'i>> {
+    get(t, key)
+        .map(|(_, v)| v)
+        .ok_or_else(|| cx.err(at, format!("{what} needs a `{key}` key")))
+}
+
+/// A Rust identifier in snake case (lower-case letters, digits, `_`; not a keyword).
+fn check_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> {
+    let ok = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name != "_"
+        && !is_keyword(name);
+    if ok {
+        Ok(())
+    } else {
+        Err(cx.err(
+            span,
+            format!("{what} `{name}` must be a snake_case Rust identifier (a-z, 0-9, _) and not a keyword"),
+        ))
+    }
+}
+
+/// An HLSL-style identifier (letters, digits, `_`).
+fn check_hlsl_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> {
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(cx.err(span, format!("{what} `{name}` must be an identifier (letters, digits, _)")))
+    }
+}
+
+struct AxesView<'a>(&'a [Axis]);
+
+impl AxisLookup for AxesView<'_> {
+    fn axis_index(&self, name: &str) -> Option<usize> {
+        self.0.iter().position(|a| a.name == name)
+    }
+    fn value_names(&self, axis: usize) -> Vec<String> {
+        self.0[axis].value_names()
+    }
+    fn is_bool(&self, axis: usize) -> bool {
+        self.0[axis].kind == AxisKind::Bool
+    }
+}
+
+pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
+    let cx = Ctx { path, src: &source };
+    let root = DeTable::parse(&source).map_err(|e| {
+        let at = e.span().map(|s| s.start).unwrap_or(0);
+        Diagnostic::at(path, &source, at, format!("TOML syntax: {}", e.message().trim()))
+    })?;
+    let root_span = root.span();
+    let root = root.get_ref();
+    check_keys(
+        &cx,
+        root,
+        "the effect file",
+        &["effect", "axes", "permutations", "layouts", "cbuffers", "resources", "vertex_formats", "passes"],
+    )?;
+
+    // [effect]
+    let Some((_, effect_v)) = get(root, "effect") else {
+        return Err(cx.err(&(0..0), "the effect file needs an [effect] table with a `name`"));
+    };
+    let effect_t = as_table(&cx, "effect", effect_v)?;
+    check_keys(&cx, effect_t, "[effect]", &["name", "module", "description", "shader_dir"])?;
+    let name_v = require(&cx, effect_t, "name", &effect_v.span(), "[effect]")?;
+    let name = as_str(&cx, "name", name_v)?.to_string();
+    check_hlsl_ident(&cx, &name, &name_v.span(), "effect name")?;
+    let module = match get(effect_t, "module") {
+        Some((_, v)) => {
+            let m = as_str(&cx, "module", v)?.to_string();
+            check_ident(&cx, &m, &v.span(), "module name")?;
+            m
+        }
+        None => snake_case(&name),
+    };
+    let description = opt_str(&cx, effect_t, "description")?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let shader_dir = match opt_str(&cx, effect_t, "shader_dir")? {
+        Some(d) => base.join(d),
+        None => base,
+    };
+
+    // [axes]
+    let mut axes = Vec::new();
+    if let Some((_, v)) = get(root, "axes") {
+        for (k, v) in entries(as_table(&cx, "axes", v)?) {
+            axes.push(parse_axis(&cx, k, v)?);
+        }
+    }
+    let mut pascal_axes: Vec<(String, Span)> = Vec::new();
+    for a in &axes {
+        let p = pascal_case(&a.name);
+        if let Some((_, other)) = pascal_axes.iter().find(|(q, _)| *q == p) {
+            let (line, _) = crate::diag::line_column(&source, other.start);
+            return Err(cx.err(
+                &a.span,
+                format!("axis `{}` has the same Rust type name `{p}` as the axis on line {line}", a.name),
+            ));
+        }
+        pascal_axes.push((p, a.span.clone()));
+    }
+    let view = AxesView(&axes);
+
+    // [permutations]
+    let mut excludes = Vec::new();
+    if let Some((_, v)) = get(root, "permutations") {
+        let t = as_table(&cx, "permutations", v)?;
+        check_keys(&cx, t, "[permutations]", &["exclude"])?;
+        if let Some((_, ex)) = get(t, "exclude") {
+            for c in as_array(&cx, "exclude", ex)? {
+                excludes.push(parse_condition(&cx, &axes, "exclude", c)?);
+            }
+        }
+    }
+    let default: Vec<usize> = axes.iter().map(|a| a.default).collect();
+    if let Some(c) = excludes.iter().find(|c| c.matches(&default)) {
+        return Err(cx.err(
+            &c.span,
+            "this exclusion removes the default permutation (every axis at its `default`); change a default",
+        ));
+    }
+
+    // [layouts]
+    let mut layouts: Vec<Layout> = Vec::new();
+    if let Some((_, v)) = get(root, "layouts") {
+        for (k, v) in entries(as_table(&cx, "layouts", v)?) {
+            let name = k.get_ref().to_string();
+            check_hlsl_ident(&cx, &name, &k.span(), "layout name")?;
+            let t = as_table(&cx, &name, v)?;
+            check_keys(&cx, t, &format!("[layouts.{name}]"), &["fields", "doc"])?;
+            let fields = require(&cx, t, "fields", &k.span(), &format!("[layouts.{name}]"))?;
+            let mut l = parse_fields(&cx, &name, &k.span(), fields)?;
+            l.doc = opt_str(&cx, t, "doc")?;
+            layouts.push(l);
+        }
+    }
+
+    // [cbuffers]
+    let mut cbuffers: Vec<CbufferDecl> = Vec::new();
+    if let Some((_, v)) = get(root, "cbuffers") {
+        for (k, v) in entries(as_table(&cx, "cbuffers", v)?) {
+            let name = k.get_ref().to_string();
+            check_hlsl_ident(&cx, &name, &k.span(), "constant buffer name")?;
+            let what = format!("[cbuffers.{name}]");
+            let t = as_table(&cx, &name, v)?;
+            check_keys(&cx, t, &what, &["register", "space", "layout", "fields", "doc", "stages"])?;
+            let reg_v = require(&cx, t, "register", &k.span(), &what)?;
+            let (class, slot) = parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
+            if class != 'b' {
+                return Err(cx.err(
+                    &reg_v.span(),
+                    format!("a constant buffer's register is `b#`, not `{class}{slot}`"),
+                ));
+            }
+            if slot >= dxbc_wgsl::BindingClass::ConstantBuffer.slots() {
+                return Err(cx.err(&reg_v.span(), format!("b{slot} is outside b0–b13")));
+            }
+            let space = opt_u32(&cx, t, "space")?.unwrap_or(0);
+            let layout = match (get(t, "layout"), get(t, "fields")) {
+                (Some((lk, _)), Some(_)) => {
+                    return Err(cx.err(&lk.span(), format!("{what} has both `layout` and `fields`; use one")));
+                }
+                (Some((_, lv)), None) => {
+                    let lname = as_str(&cx, "layout", lv)?;
+                    layouts.iter().position(|l| l.name == lname).ok_or_else(|| {
+                        let known: Vec<_> = layouts.iter().map(|l| l.name.as_str()).collect();
+                        cx.err(
+                            &lv.span(),
+                            format!(
+                                "no layout named `{lname}` (declared layouts: {})",
+                                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                            ),
+                        )
+                    })?
+                }
+                (None, Some((_, fv))) => {
+                    if let Some(l) = layouts.iter().find(|l| l.name == name) {
+                        let (line, _) = crate::diag::line_column(&source, l.span.start);
+                        return Err(cx.err(
+                            &k.span(),
+                            format!("inline layout `{name}` has the same name as the layout on line {line}"),
+                        ));
+                    }
+                    let mut l = parse_fields(&cx, &name, &k.span(), fv)?;
+                    l.doc = opt_str(&cx, t, "doc")?;
+                    layouts.push(l);
+                    layouts.len() - 1
+                }
+                (None, None) => {
+                    return Err(cx.err(
+                        &k.span(),
+                        format!("{what} needs `layout = \"Name\"` (a [layouts.Name] table) or `fields = [...]`"),
+                    ))
+                }
+            };
+            let stages = parse_stages(&cx, t)?;
+            let decl = CbufferDecl {
+                name,
+                span: k.span(),
+                slot,
+                space,
+                register_span: reg_v.span(),
+                stages,
+                layout,
+            };
+            if let Some(other) = cbuffers.iter().find(|c| {
+                c.slot == decl.slot && c.space == decl.space && stages_overlap(&c.stages, &decl.stages)
+            }) {
+                return Err(cx.err(
+                    &decl.register_span,
+                    format!(
+                        "b{} is already bound to constant buffer `{}` for the same stages (use `stages` to bind \
+                         different buffers per stage)",
+                        decl.slot, other.name
+                    ),
+                ));
+            }
+            cbuffers.push(decl);
+        }
+    }
+
+    // [resources]
+    let mut resources: Vec<ResourceDecl> = Vec::new();
+    if let Some((_, v)) = get(root, "resources") {
+        for (k, v) in entries(as_table(&cx, "resources", v)?) {
+            let (class, slot) = parse_register(&cx, k.get_ref(), &k.span())?;
+            let class = match class {
+                't' => ResourceClass::Srv,
+                's' => ResourceClass::Sampler,
+                'u' => ResourceClass::Uav,
+                _ => {
+                    return Err(cx.err(
+                        &k.span(),
+                        "constant buffers are declared in [cbuffers.Name]; [resources] names t#, s# and u# registers",
+                    ))
+                }
+            };
+            let (name, name_span, stages, doc, space) = match v.get_ref() {
+                DeValue::String(s) => (s.to_string(), v.span(), None, None, 0),
+                DeValue::Table(t) => {
+                    check_keys(&cx, t, &format!("[resources] {}", k.get_ref()), &["name", "stages", "doc", "space"])?;
+                    let nv = require(&cx, t, "name", &k.span(), &format!("resource {}", k.get_ref()))?;
+                    (
+                        as_str(&cx, "name", nv)?.to_string(),
+                        nv.span(),
+                        parse_stages(&cx, t)?,
+                        opt_str(&cx, t, "doc")?,
+                        opt_u32(&cx, t, "space")?.unwrap_or(0),
+                    )
+                }
+                other => {
+                    return Err(cx.err(
+                        &v.span(),
+                        format!(
+                            "a resource is named by a string or a table {{ name = ..., stages = [...] }}, found {}",
+                            type_name(other)
+                        ),
+                    ))
+                }
+            };
+            check_ident(&cx, &name, &name_span, "resource name")?;
+            resources.push(ResourceDecl {
+                class,
+                slot,
+                space,
+                name,
+                stages,
+                doc,
+                span: k.span(),
+            });
+        }
+    }
+    // Field names of the generated `Resources` struct must be unique.
+    {
+        let mut seen: Vec<(String, Span)> = Vec::new();
+        for (n, span) in cbuffers
+            .iter()
+            .map(|c| (snake_case(&c.name), c.span.clone()))
+            .chain(resources.iter().map(|r| (r.name.clone(), r.span.clone())))
+        {
+            if let Some((_, first)) = seen.iter().find(|(s, _)| *s == n) {
+                let (line, _) = crate::diag::line_column(&source, first.start);
+                return Err(cx.err(
+                    &span,
+                    format!("`{n}` already names another resource (line {line}); each needs its own Rust field name"),
+                ));
+            }
+            seen.push((n, span));
+        }
+    }
+
+    // [vertex_formats]
+    let mut vertex_formats = Vec::new();
+    if let Some((_, v)) = get(root, "vertex_formats") {
+        for (k, v) in entries(as_table(&cx, "vertex_formats", v)?) {
+            let key = k.get_ref().as_ref();
+            let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            let (semantic, index) = key.split_at(key.len() - digits);
+            if semantic.is_empty() {
+                return Err(cx.err(&k.span(), format!("`{key}` is not a semantic such as COLOR or TEXCOORD1")));
+            }
+            let index = if index.is_empty() { 0 } else { index.parse().unwrap_or(u32::MAX) };
+            let fname = as_str(&cx, key, v)?;
+            let format = VertexFormat::by_name(fname).ok_or_else(|| {
+                cx.err(
+                    &v.span(),
+                    format!(
+                        "unknown vertex format `{fname}` (WebGPU names: {}; or DXGI names such as R32G32B32_FLOAT)",
+                        VertexFormat::names()
+                    ),
+                )
+            })?;
+            vertex_formats.push(VertexFormatOverride {
+                semantic: semantic.to_string(),
+                index,
+                format,
+                span: k.span(),
+            });
+        }
+    }
+
+    // [passes]
+    let mut passes = Vec::new();
+    if let Some((_, v)) = get(root, "passes") {
+        for (k, v) in entries(as_table(&cx, "passes", v)?) {
+            let name = k.get_ref().to_string();
+            check_ident(&cx, &name, &k.span(), "pass name")?;
+            let what = format!("[passes.{name}]");
+            let t = as_table(&cx, &name, v)?;
+            check_keys(&cx, t, &what, &["vertex", "pixel", "compute"])?;
+            if let Some((ck, _)) = get(t, "compute") {
+                return Err(cx.err(&ck.span(), "compute passes are not supported yet (vertex + pixel only)"));
+            }
+            let Some((vk, vv)) = get(t, "vertex") else {
+                return Err(cx.err(&k.span(), format!("{what} needs a `vertex` shader")));
+            };
+            let vertex = parse_stage(&cx, &view, &axes, Stage::Vertex, vk, vv)?;
+            let pixel = get(t, "pixel")
+                .map(|(pk, pv)| parse_stage(&cx, &view, &axes, Stage::Pixel, pk, pv))
+                .transpose()?;
+            passes.push(Pass {
+                name,
+                span: k.span(),
+                vertex,
+                pixel,
+            });
+        }
+    }
+    if passes.is_empty() {
+        return Err(cx.err(
+            &root_span,
+            "the effect file declares no pass: add [passes.main] with `vertex` and `pixel` shaders",
+        ));
+    }
+
+    let shader_dir = normalize(&shader_dir);
+    Ok(Effect {
+        path: path.to_path_buf(),
+        name,
+        name_span: name_v.span(),
+        module,
+        description,
+        shader_dir,
+        axes,
+        excludes,
+        layouts,
+        cbuffers,
+        resources,
+        vertex_formats,
+        passes,
+        source,
+    })
+}
+
+/// Removes `.` components (keeps `..`, which may cross symlinks).
+fn normalize(p: &Path) -> PathBuf {
+    p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+}
+
+fn stages_overlap(a: &Option<Vec<Stage>>, b: &Option<Vec<Stage>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.iter().any(|s| b.contains(s)),
+        _ => true,
+    }
+}
+
+fn parse_register(cx: &Ctx<'_>, text: &str, span: &Span) -> R<(char, u32)> {
+    let t = text.trim();
+    let mut cs = t.chars();
+    let class = cs.next().map(|c| c.to_ascii_lowercase());
+    let num = cs.as_str();
+    match class {
+        Some(c @ ('b' | 't' | 's' | 'u')) if !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()) => {
+            let slot: u32 = num
+                .parse()
+                .map_err(|_| cx.err(span, format!("register `{text}` is out of range")))?;
+            Ok((c, slot))
+        }
+        _ => Err(cx.err(
+            span,
+            format!("`{text}` is not a D3D register (b0, t3, s1, u2, ...)"),
+        )),
+    }
+}
+
+fn parse_stages(cx: &Ctx<'_>, t: &DeTable<'_>) -> R<Option<Vec<Stage>>> {
+    let Some((_, v)) = get(t, "stages") else {
+        return Ok(None);
+    };
+    let mut out = Vec::new();
+    for s in as_array(cx, "stages", v)? {
+        let name = as_str(cx, "stages", s)?;
+        out.push(match name {
+            "vertex" => Stage::Vertex,
+            "pixel" => Stage::Pixel,
+            "compute" => Stage::Compute,
+            _ => {
+                return Err(cx.err(
+                    &s.span(),
+                    format!("unknown stage `{name}` (expected vertex, pixel or compute)"),
+                ))
+            }
+        });
+    }
+    if out.is_empty() {
+        return Err(cx.err(&v.span(), "`stages` must name at least one stage"));
+    }
+    Ok(Some(out))
+}
+
+fn parse_axis(cx: &Ctx<'_>, k: &Key<'_>, v: &Val<'_>) -> R<Axis> {
+    let name = k.get_ref().to_string();
+    check_ident(cx, &name, &k.span(), "axis name")?;
+    let enum_values = |arr: &[Val<'_>], at: &Span| -> R<Vec<String>> {
+        let mut vals: Vec<String> = Vec::new();
+        for x in arr {
+            let s = as_str(cx, "values", x)?.to_string();
+            check_ident(cx, &s, &x.span(), "axis value")?;
+            if vals.iter().any(|y| pascal_case(y) == pascal_case(&s)) {
+                return Err(cx.err(&x.span(), format!("axis `{name}` lists value `{s}` twice")));
+            }
+            if s == "true" || s == "false" {
+                return Err(cx.err(&x.span(), "use `type = \"bool\"` for a true/false axis"));
+            }
+            vals.push(s);
+        }
+        if vals.is_empty() {
+            return Err(cx.err(at, format!("axis `{name}` needs at least one value")));
+        }
+        Ok(vals)
+    };
+    let (kind, default_v, doc) = match v.get_ref() {
+        DeValue::String(s) if s.as_ref() == "bool" => (AxisKind::Bool, None, None),
+        DeValue::String(s) => {
+            return Err(cx.err(
+                &v.span(),
+                format!("axis `{name}`: `{s}` is not an axis type (write \"bool\", a list of values, or a table)"),
+            ))
+        }
+        DeValue::Array(a) => (AxisKind::Enum(enum_values(a, &v.span())?), None, None),
+        DeValue::Table(t) => {
+            check_keys(cx, t, &format!("axis `{name}`"), &["type", "values", "default", "doc"])?;
+            let kind = match (get(t, "type"), get(t, "values")) {
+                (Some((_, tv)), None) => match as_str(cx, "type", tv)? {
+                    "bool" => AxisKind::Bool,
+                    "enum" => {
+                        return Err(cx.err(&tv.span(), format!("axis `{name}`: an enumeration needs `values = [...]`")))
+                    }
+                    other => {
+                        return Err(cx.err(
+                            &tv.span(),
+                            format!("axis `{name}`: type `{other}` is not \"bool\" or \"enum\""),
+                        ))
+                    }
+                },
+                (Some((_, tv)), Some((_, vv))) => {
+                    if as_str(cx, "type", tv)? != "enum" {
+                        return Err(cx.err(&tv.span(), format!("axis `{name}` has `values`, so its type is \"enum\"")));
+                    }
+                    AxisKind::Enum(enum_values(as_array(cx, "values", vv)?, &vv.span())?)
+                }
+                (None, Some((_, vv))) => AxisKind::Enum(enum_values(as_array(cx, "values", vv)?, &vv.span())?),
+                (None, None) => {
+                    return Err(cx.err(&k.span(), format!("axis `{name}` needs `type = \"bool\"` or `values = [...]`")))
+                }
+            };
+            (kind, get(t, "default").map(|(_, d)| d), opt_str(cx, t, "doc")?)
+        }
+        other => {
+            return Err(cx.err(
+                &v.span(),
+                format!("axis `{name}` must be \"bool\", an array of values, or a table, found {}", type_name(other)),
+            ))
+        }
+    };
+    let default = match default_v {
+        None => 0,
+        Some(d) => match (&kind, d.get_ref()) {
+            (AxisKind::Bool, DeValue::Boolean(b)) => usize::from(*b),
+            (AxisKind::Enum(vals), DeValue::String(s)) => vals.iter().position(|x| x == s.as_ref()).ok_or_else(|| {
+                cx.err(&d.span(), format!("default `{s}` is not a value of axis `{name}` ({})", vals.join(", ")))
+            })?,
+            (AxisKind::Bool, other) => {
+                return Err(cx.err(&d.span(), format!("default of bool axis `{name}` must be true or false, found {}", type_name(other))))
+            }
+            (AxisKind::Enum(_), other) => {
+                return Err(cx.err(&d.span(), format!("default of axis `{name}` must be one of its values, found {}", type_name(other))))
+            }
+        },
+    };
+    Ok(Axis {
+        name,
+        span: k.span(),
+        doc,
+        kind,
+        default,
+    })
+}
+
+fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Condition> {
+    let t = as_table(cx, key, v)?;
+    let mut terms = Vec::new();
+    for (k, val) in entries(t) {
+        let Some(ai) = axes.iter().position(|a| a.name == k.get_ref().as_ref()) else {
+            let known: Vec<_> = axes.iter().map(|a| a.name.as_str()).collect();
+            return Err(cx.err(
+                &k.span(),
+                format!(
+                    "no axis named `{}` (axes: {})",
+                    k.get_ref(),
+                    if known.is_empty() { "none".into() } else { known.join(", ") }
+                ),
+            ));
+        };
+        let axis = &axes[ai];
+        let one = |x: &Val<'_>| -> R<usize> {
+            match (&axis.kind, x.get_ref()) {
+                (AxisKind::Bool, DeValue::Boolean(b)) => Ok(usize::from(*b)),
+                (AxisKind::Enum(vals), DeValue::String(s)) => vals.iter().position(|y| y == s.as_ref()).ok_or_else(|| {
+                    cx.err(&x.span(), format!("axis `{}` has no value `{s}` (values: {})", axis.name, vals.join(", ")))
+                }),
+                (AxisKind::Bool, other) => Err(cx.err(
+                    &x.span(),
+                    format!("axis `{}` is a bool: expected true or false, found {}", axis.name, type_name(other)),
+                )),
+                (AxisKind::Enum(vals), other) => Err(cx.err(
+                    &x.span(),
+                    format!("axis `{}` takes one of {}, found {}", axis.name, vals.join(", "), type_name(other)),
+                )),
+            }
+        };
+        let values = match val.get_ref() {
+            DeValue::Array(a) => a.iter().map(one).collect::<R<Vec<_>>>()?,
+            _ => vec![one(val)?],
+        };
+        terms.push((ai, values));
+    }
+    Ok(Condition { terms, span: v.span() })
+}
+
+fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout> {
+    let arr = as_array(cx, "fields", v)?;
+    if arr.is_empty() {
+        return Err(cx.err(&v.span(), format!("layout `{name}` has no fields")));
+    }
+    let mut raw = Vec::new();
+    let mut spans = Vec::new();
+    let mut docs = Vec::new();
+    let mut snake: Vec<String> = Vec::new();
+    for f in arr {
+        let t = as_table(cx, "fields", f)?;
+        check_keys(cx, t, "a field", &["name", "type", "offset", "packing", "doc"])?;
+        let nv = require(cx, t, "name", &f.span(), "a field")?;
+        let fname = as_str(cx, "name", nv)?.to_string();
+        check_hlsl_ident(cx, &fname, &nv.span(), "field name")?;
+        let s = snake_case(&fname);
+        if snake.contains(&s) || s.starts_with("_pad") {
+            return Err(cx.err(
+                &nv.span(),
+                format!("field `{fname}` gives the Rust field name `{s}`, which is already used in layout `{name}`"),
+            ));
+        }
+        snake.push(s);
+        let tv = require(cx, t, "type", &nv.span(), &format!("field `{fname}`"))?;
+        let mut ty = HlslType::parse(as_str(cx, "type", tv)?).map_err(|e| cx.err(&tv.span(), e.0))?;
+        if let Some((_, pv)) = get(t, "packing") {
+            let p = match as_str(cx, "packing", pv)? {
+                "column_major" => MatrixPacking::ColumnMajor,
+                "row_major" => MatrixPacking::RowMajor,
+                other => {
+                    return Err(cx.err(
+                        &pv.span(),
+                        format!("packing `{other}` is not column_major or row_major"),
+                    ))
+                }
+            };
+            if !matches!(ty.shape, Shape::Matrix { .. }) {
+                return Err(cx.err(&pv.span(), format!("`packing` applies to matrices, and `{fname}` is a {ty}")));
+            }
+            ty = ty.with_packing(p);
+        }
+        let offset = match get(t, "offset") {
+            Some((_, ov)) => Some(layout::parse_offset(as_str(cx, "offset", ov)?).map_err(|m| cx.err(&ov.span(), m))?),
+            None => None,
+        };
+        spans.push(get(t, "offset").map(|(_, ov)| ov.span()).unwrap_or_else(|| nv.span()));
+        docs.push(opt_str(cx, t, "doc")?);
+        raw.push((fname, ty, offset));
+    }
+    let fields = layout::place(&raw).map_err(|(i, m)| cx.err(&spans[i], m))?;
+    Ok(Layout {
+        name: name.to_string(),
+        span: span.clone(),
+        doc: None,
+        fields,
+        field_spans: spans,
+        field_docs: docs,
+    })
+}
+
+fn parse_stage(cx: &Ctx<'_>, view: &AxesView<'_>, axes: &[Axis], stage: Stage, k: &Key<'_>, v: &Val<'_>) -> R<StageRules> {
+    let key = k.get_ref().to_string();
+    let pattern = |text: &str, span: &Span| -> R<Pattern> {
+        Pattern::parse(text, view).map_err(|e| {
+            // The value span includes the opening quote(s).
+            let quote = if cx.src[span.start..].starts_with("\"\"\"") || cx.src[span.start..].starts_with("'''") {
+                3
+            } else {
+                1
+            };
+            cx.err(&((span.start + quote + e.at)..span.end), e.message)
+        })
+    };
+    let rule_from_table = |t: &DeTable<'_>, at: &Span, allow_when: bool| -> R<Rule> {
+        let allowed: &[&str] = if allow_when { &["when", "path", "symbol"] } else { &["path", "symbol"] };
+        check_keys(cx, t, &format!("the {key} shader"), allowed)?;
+        let pv = require(cx, t, "path", at, &format!("the {key} shader"))?;
+        let path = pattern(as_str(cx, "path", pv)?, &pv.span())?;
+        let symbol = match get(t, "symbol") {
+            Some((_, sv)) => Some(pattern(as_str(cx, "symbol", sv)?, &sv.span())?),
+            None => None,
+        };
+        let when = match get(t, "when") {
+            Some((_, wv)) => Some(parse_condition(cx, axes, "when", wv)?),
+            None => None,
+        };
+        Ok(Rule {
+            when,
+            path,
+            path_span: pv.span(),
+            symbol,
+        })
+    };
+    let rules = match v.get_ref() {
+        DeValue::String(s) => vec![Rule {
+            when: None,
+            path: pattern(s, &v.span())?,
+            path_span: v.span(),
+            symbol: None,
+        }],
+        DeValue::Table(t) => vec![rule_from_table(t, &v.span(), true)?],
+        DeValue::Array(a) => {
+            let mut rules: Vec<Rule> = Vec::new();
+            for item in a.iter() {
+                let t = as_table(cx, &key, item)?;
+                if let Some(prev) = rules.iter().find(|r| r.when.is_none()) {
+                    let (line, _) = crate::diag::line_column(cx.src, prev.path_span.start);
+                    return Err(cx.err(
+                        &item.span(),
+                        format!("this rule is never used: the rule on line {line} has no `when` and matches every permutation"),
+                    ));
+                }
+                rules.push(rule_from_table(t, &item.span(), true)?);
+            }
+            if rules.is_empty() {
+                return Err(cx.err(&v.span(), format!("`{key}` lists no shader")));
+            }
+            rules
+        }
+        other => {
+            return Err(cx.err(
+                &v.span(),
+                format!(
+                    "`{key}` must be a path, a table {{ path = ..., symbol = ... }}, or an array of rules, found {}",
+                    type_name(other)
+                ),
+            ))
+        }
+    };
+    Ok(StageRules { stage, span: k.span(), rules })
+}
