@@ -17,6 +17,7 @@
 //!   otherwise, and untyped moves (`x`) as a float when the bit pattern is a normal float (or
 //!   `-0.0`) and as an integer otherwise (zero, denormal-looking small integers, NaN-pattern
 //!   negatives such as `-1`). Untyped immediate vectors have no space after their commas.
+//!   Double immediates are `d(1.500000l, 0.000000l)`.
 //! - `dcl_immediateConstantBuffer` comes from `customdata` class 3, one `{ a, b, c, d}` row per
 //!   line, its values printed like untyped immediates.
 
@@ -553,7 +554,7 @@ impl Disasm {
                     .map(|p| {
                         let bits = p[0] as u64 | (p.get(1).copied().unwrap_or(0) as u64) << 32;
                         if kind == ImmKind::Double {
-                            double_text(bits)
+                            format!("{}l", double_text(bits))
                         } else {
                             bits.to_string()
                         }
@@ -657,7 +658,10 @@ impl Disasm {
         // Classes that are arrays as a whole keep every index in brackets.
         let bracket_all = matches!(
             op.ty,
-            T::ImmediateConstantBuffer | T::InputControlPoint | T::OutputControlPoint
+            T::ImmediateConstantBuffer
+                | T::InputControlPoint
+                | T::OutputControlPoint
+                | T::ThisPointer
         ) || (op.ty == T::Input && op.indices.len() >= 2)
             || op.indices.first().is_some_and(Index::is_relative);
         for (i, idx) in op.indices.iter().enumerate() {
