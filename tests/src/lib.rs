@@ -2,6 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod basic_effect_model;
+pub mod gpu;
+pub mod raster;
+
 /// The shared corpus folder: `$DXBC_WGSL_CORPUS`, else `<workspace>/../shared/corpus`; `None` when
 /// neither exists (tests then skip with a printed message).
 pub fn corpus_dir() -> Option<PathBuf> {
