@@ -3,8 +3,43 @@
 use crate::lower::Lowered;
 use crate::refusal::TranslateError;
 use crate::Translation;
+use naga::valid::{Capabilities, ValidationFlags, Validator};
 
-/// Validates the lowered module and writes WGSL.
-pub fn finish(_l: Lowered) -> Result<Translation, TranslateError> {
-    Err(TranslateError::Internal("emitter not implemented".into()))
+/// Validates the lowered module with naga and writes WGSL.
+///
+/// # Errors
+/// [`TranslateError::Internal`] when naga rejects the module (a translator bug).
+pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
+    // What WebGPU's core feature set provides.
+    let caps = Capabilities::CUBE_ARRAY_TEXTURES | Capabilities::MULTISAMPLED_SHADING | Capabilities::SHADER_FLOAT16_IN_FLOAT32;
+    let mut validator = Validator::new(ValidationFlags::all(), caps);
+    let info = validator
+        .validate(&l.module)
+        .map_err(|e| TranslateError::Internal(format!("naga rejected the generated module: {}", e.emit_to_string(""))))?;
+    let body = naga::back::wgsl::write_string(&l.module, &info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| TranslateError::Internal(format!("WGSL writer: {e}")))?;
+    let mut wgsl = String::with_capacity(body.len() + 256);
+    wgsl.push_str(&format!(
+        "// Translated by dxbc-wgsl {} from a {} shader (shader model {}.{}).\n",
+        crate::TRANSLATOR_VERSION,
+        l.stage.name(),
+        l.shader_model.0,
+        l.shader_model.1
+    ));
+    if let Some(note) = &l.uniformity_note {
+        wgsl.push_str(&format!("// {note}.\ndiagnostic(off, derivative_uniformity);\n"));
+    }
+    wgsl.push('\n');
+    wgsl.push_str(&body);
+    Ok(Translation {
+        wgsl,
+        stage: l.stage,
+        shader_model: l.shader_model,
+        entry_point: l.entry_point,
+        inputs: l.inputs,
+        outputs: l.outputs,
+        bindings: l.bindings,
+        workgroup_size: l.workgroup_size,
+        derivative_uniformity_off: l.derivative_uniformity_off,
+    })
 }

@@ -1,14 +1,708 @@
-//! IR → naga module.
+//! IR → naga module. D3D semantics are made explicit here: typeless registers through
+//! `bitcast`, comparison masks, source modifiers typed by the consumer, `_sat` with NaN → 0,
+//! masked shift counts, D3D's min/max NaN rule, division by zero, and explicit guards for
+//! out-of-bounds reads.
+//!
+//! Layout of the generated module:
+//! - one `var<uniform> cb#: array<vec4<T>, N>` per constant buffer, one texture and sampler per
+//!   `t#`/`s#`, bound per [`crate::bindings::plan`];
+//! - the entry point `main` (or the caller's name) takes every declared input register as an
+//!   argument (`@location(n)` = register `n`, always a `vec4`, or a builtin) and returns a struct
+//!   of the output registers;
+//! - temp registers are function-local `vec4<T>` variables `r#`, inputs are copied into `v#`,
+//!   outputs are written to `o#` and returned at every `ret`.
 
-use crate::ir::Module;
-use crate::refusal::TranslateError;
-use crate::TranslateOptions;
+mod builder;
+mod ops;
 
-/// Output of lowering (placeholder).
+use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample};
+use crate::chunks::signature::ComponentType;
+use crate::ir::{infer_storage, types::StorageMap, Interpolation, Module, ResourceShape, Storage};
+use crate::refusal::{Refusal, RefusalReason, TranslateError};
+use crate::sm4::{Opcode, OperandType, ShaderStage};
+use crate::{InterfaceVar, ScalarKind as IfScalar, TranslateOptions};
+use builder::{ty_vec, FnBuilder};
+use naga::{
+    AddressSpace, Binding, BuiltIn, EntryPoint, Expression, FunctionArgument, FunctionResult, GlobalVariable, Handle,
+    ImageClass, ImageDimension, LocalVariable, ScalarKind, Span, StructMember, Type, TypeInner,
+};
+use std::collections::HashMap;
+
+/// Everything the emitter needs: the naga module and the interface description.
 #[derive(Debug)]
-pub struct Lowered {}
+pub struct Lowered {
+    /// The naga module (not yet validated).
+    pub module: naga::Module,
+    /// Stage.
+    pub stage: ShaderStage,
+    /// Shader model.
+    pub shader_model: (u8, u8),
+    /// Entry point name.
+    pub entry_point: String,
+    /// Stage inputs.
+    pub inputs: Vec<InterfaceVar>,
+    /// Stage outputs.
+    pub outputs: Vec<InterfaceVar>,
+    /// Resource bindings.
+    pub bindings: Vec<ResourceBinding>,
+    /// Compute workgroup size.
+    pub workgroup_size: Option<[u32; 3]>,
+    /// A derivative or implicit-LOD sample sits under control flow Tint cannot prove uniform.
+    pub derivative_uniformity_off: bool,
+    /// Why the uniformity filter was needed (for the emitted comment).
+    pub uniformity_note: Option<String>,
+}
+
+/// A texture global.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tex {
+    pub expr: Handle<Expression>,
+    pub dim: ImageDimension,
+    pub arrayed: bool,
+    pub multi: bool,
+    pub kind: ScalarKind,
+    pub depth: bool,
+    /// Coordinate components (without the array layer).
+    pub coords: usize,
+}
+
+/// The lowering context.
+pub(crate) struct Cx<'a, 'p> {
+    pub m: &'a Module<'p>,
+    pub module: naga::Module,
+    pub b: FnBuilder,
+    pub storage: StorageMap,
+    pub temps: Vec<Handle<Expression>>,
+    pub indexable: HashMap<u32, (Handle<Expression>, u32, Storage)>,
+    pub inputs: HashMap<u32, (Handle<Expression>, ScalarKind)>,
+    pub outputs: HashMap<u32, (Handle<Expression>, ScalarKind)>,
+    pub depth_out: Option<Handle<Expression>>,
+    pub mask_out: Option<Handle<Expression>>,
+    pub coverage_in: Option<Handle<Expression>>,
+    pub cbuffers: HashMap<u32, (Handle<Expression>, u32, Storage)>,
+    pub icb: Option<(Handle<Expression>, u32, Storage)>,
+    pub samplers: HashMap<(u32, bool), Handle<Expression>>,
+    pub textures: HashMap<u32, Tex>,
+    /// Output struct type and, per member, the local it is read from.
+    pub out_struct: Option<(Handle<Type>, Vec<Handle<Expression>>)>,
+    pub bindings: Vec<ResourceBinding>,
+    /// Current nesting of control flow (for the uniformity analysis).
+    pub cf_depth: u32,
+    /// A conditional `ret`/`break`/`continue` was seen (later code may be non-uniform).
+    pub cf_depth_exit: bool,
+    pub uniformity_note: Option<String>,
+}
+
+pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
+    let ins = cx.m.ins(i);
+    TranslateError::Unsupported(Refusal {
+        reason,
+        instruction: Some(i),
+        offset: Some(ins.offset),
+        opcode: Some(ins.opcode.name()),
+        detail: detail.into(),
+    })
+}
+
+fn refuse_decl(m: &Module<'_>, at: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
+    let ins = m.ins(at);
+    TranslateError::Unsupported(Refusal {
+        reason,
+        instruction: Some(at),
+        offset: Some(ins.offset),
+        opcode: Some(ins.opcode.name()),
+        detail: detail.into(),
+    })
+}
+
+fn naga_stage(s: ShaderStage) -> naga::ShaderStage {
+    match s {
+        ShaderStage::Vertex => naga::ShaderStage::Vertex,
+        ShaderStage::Pixel => naga::ShaderStage::Fragment,
+        _ => naga::ShaderStage::Compute,
+    }
+}
+
+fn kind_of(ct: ComponentType) -> ScalarKind {
+    match ct {
+        ComponentType::Uint32 => ScalarKind::Uint,
+        ComponentType::Sint32 => ScalarKind::Sint,
+        _ => ScalarKind::Float,
+    }
+}
+
+fn if_scalar(k: ScalarKind) -> IfScalar {
+    match k {
+        ScalarKind::Uint => IfScalar::Uint,
+        ScalarKind::Sint => IfScalar::Sint,
+        _ => IfScalar::Float,
+    }
+}
+
+fn interpolation(kind: ScalarKind, mode: Interpolation) -> (Option<naga::Interpolation>, Option<naga::Sampling>) {
+    use naga::{Interpolation as I, Sampling as S};
+    if kind != ScalarKind::Float {
+        return (Some(I::Flat), None);
+    }
+    match mode {
+        Interpolation::Constant => (Some(I::Flat), None),
+        Interpolation::Undefined | Interpolation::Linear => (Some(I::Perspective), Some(S::Center)),
+        Interpolation::LinearCentroid => (Some(I::Perspective), Some(S::Centroid)),
+        Interpolation::LinearNoPerspective => (Some(I::Linear), Some(S::Center)),
+        Interpolation::LinearNoPerspectiveCentroid => (Some(I::Linear), Some(S::Centroid)),
+        Interpolation::LinearSample => (Some(I::Perspective), Some(S::Sample)),
+        Interpolation::LinearNoPerspectiveSample => (Some(I::Linear), Some(S::Sample)),
+    }
+}
+
+/// D3D system-value names (`D3D10_SB_NAME`).
+mod sv {
+    pub const POSITION: u32 = 1;
+    pub const CLIP_DISTANCE: u32 = 2;
+    pub const CULL_DISTANCE: u32 = 3;
+    pub const VERTEX_ID: u32 = 6;
+    pub const PRIMITIVE_ID: u32 = 7;
+    pub const INSTANCE_ID: u32 = 8;
+    pub const IS_FRONT_FACE: u32 = 9;
+    pub const SAMPLE_INDEX: u32 = 10;
+}
 
 /// Lowers an IR module to a naga module.
-pub fn lower(_m: &Module, _options: &TranslateOptions) -> Result<Lowered, TranslateError> {
-    Err(TranslateError::Internal("lowering not implemented".into()))
+///
+/// # Errors
+/// [`TranslateError::Unsupported`] naming the instruction for anything outside what is
+/// implemented or expressible in WGSL.
+pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, TranslateError> {
+    let entry_point = options.entry_point.clone().unwrap_or_else(|| "main".to_string());
+    let storage = infer_storage(m);
+    let mut cx = Cx {
+        m,
+        module: naga::Module::default(),
+        b: FnBuilder::new(&entry_point),
+        storage,
+        temps: Vec::new(),
+        indexable: HashMap::new(),
+        inputs: HashMap::new(),
+        outputs: HashMap::new(),
+        depth_out: None,
+        mask_out: None,
+        coverage_in: None,
+        cbuffers: HashMap::new(),
+        icb: None,
+        samplers: HashMap::new(),
+        textures: HashMap::new(),
+        out_struct: None,
+        bindings: Vec::new(),
+        cf_depth: 0,
+        cf_depth_exit: false,
+        uniformity_note: None,
+    };
+    cx.declare_resources(options)?;
+    let (inputs, outputs) = cx.declare_io()?;
+    cx.declare_temps();
+    let body = &m.body;
+    if !cx.block(body)? {
+        cx.ret();
+    }
+    let Cx { mut module, b, bindings, uniformity_note, .. } = cx;
+    let function = b.finish();
+    let stage = m.version.stage;
+    let workgroup_size = m.thread_group;
+    module.entry_points.push(EntryPoint {
+        name: entry_point.clone(),
+        stage: naga_stage(stage),
+        early_depth_test: None,
+        workgroup_size: workgroup_size.unwrap_or([0; 3]),
+        workgroup_size_overrides: None,
+        function,
+        mesh_info: None,
+        task_payload: None,
+        incoming_ray_payload: None,
+    });
+    Ok(Lowered {
+        module,
+        stage,
+        shader_model: (m.version.major, m.version.minor),
+        entry_point,
+        inputs,
+        outputs,
+        bindings,
+        workgroup_size,
+        derivative_uniformity_off: uniformity_note.is_some(),
+        uniformity_note,
+    })
+}
+
+impl Cx<'_, '_> {
+    pub(crate) fn ty(&mut self, kind: ScalarKind, n: usize) -> Handle<Type> {
+        ty_vec(&mut self.module.types, kind, n)
+    }
+
+    fn global(&mut self, name: String, space: AddressSpace, ty: Handle<Type>, group_binding: Option<(u32, u32)>) -> Handle<Expression> {
+        let gv = self.module.global_variables.append(
+            GlobalVariable {
+                name: Some(name),
+                space,
+                binding: group_binding.map(|(group, binding)| naga::ResourceBinding { group, binding }),
+                ty,
+                init: None,
+                memory_decorations: Default::default(),
+            },
+            Span::UNDEFINED,
+        );
+        self.b.expr(Expression::GlobalVariable(gv))
+    }
+
+    fn bind(&mut self, at: usize, class: BindingClass, slot: u32, space: u32, kind: ResourceKind, name: &str) -> Result<(u32, u32), TranslateError> {
+        let register = BindingSlot { class, slot, space };
+        let (group, binding) = bindings::plan(self.m.version.stage, register).ok_or_else(|| {
+            refuse_decl(
+                self.m,
+                at,
+                RefusalReason::BindingOutOfRange,
+                format!("{}{slot} space {space} is outside the binding plan ({} slots per class, spaces 0-{})", class.letter(), class.slots(), bindings::MAX_SPACE),
+            )
+        })?;
+        self.bindings.push(ResourceBinding { register, group, binding, kind, name: name.to_string() });
+        Ok((group, binding))
+    }
+
+    /// Which resources and samplers are used by comparison sampling.
+    fn compare_usage(&self) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+        let mut tex = Vec::new();
+        let mut cmp_samplers = Vec::new();
+        let mut plain_samplers = Vec::new();
+        for ins in &self.m.program.instructions {
+            let is_cmp = matches!(
+                ins.opcode,
+                Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ | Opcode::GATHER4_C | Opcode::GATHER4_PO_C
+            );
+            let Some(info) = ins.opcode.info() else { continue };
+            let letters: Vec<char> = info.dst.chars().chain(info.src.chars()).collect();
+            for (k, o) in ins.operands.iter().enumerate() {
+                match (letters.get(k), o.ty) {
+                    (Some('r'), OperandType::Resource) if is_cmp => tex.push(o.reg()),
+                    (Some('s'), OperandType::Sampler) => {
+                        if is_cmp {
+                            cmp_samplers.push(o.reg())
+                        } else {
+                            plain_samplers.push(o.reg())
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (tex, cmp_samplers, plain_samplers)
+    }
+
+    fn declare_resources(&mut self, options: &TranslateOptions) -> Result<(), TranslateError> {
+        let m = self.m;
+        let mut cbs = m.cbuffers.clone();
+        cbs.sort_by_key(|c| (c.space, c.slot));
+        for cb in &cbs {
+            let st = self.storage.cbuffers.get(&cb.id).copied().unwrap_or(Storage::F32);
+            let size = cb.size.max(1);
+            if size > 4096 {
+                return Err(refuse_decl(m, cb.at, RefusalReason::ResourceUnsupported, format!("constant buffer of {size} registers exceeds D3D's 4096")));
+            }
+            let v4 = self.ty(st.kind(), 4);
+            let len = naga::ArraySize::Constant(std::num::NonZeroU32::new(size).expect("non-zero"));
+            let arr = self.module.types.insert(Type { name: None, inner: TypeInner::Array { base: v4, size: len, stride: 16 } }, Span::UNDEFINED);
+            let name = format!("cb{}", cb.id);
+            let gb = self.bind(cb.at, BindingClass::ConstantBuffer, cb.slot, cb.space, ResourceKind::UniformBuffer { size_bytes: size * 16 }, &name)?;
+            let e = self.global(name, AddressSpace::Uniform, arr, Some(gb));
+            self.cbuffers.insert(cb.id, (e, size, st));
+        }
+        if let Some(icb) = &m.icb {
+            let st = self.storage.icb.unwrap_or(Storage::U32);
+            let v4 = self.ty(st.kind(), 4);
+            let n = icb.len().max(1) as u32;
+            let arr = self.module.types.insert(
+                Type { name: None, inner: TypeInner::Array { base: v4, size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")), stride: 16 } },
+                Span::UNDEFINED,
+            );
+            // A module-scope constant array.
+            let mut rows = Vec::new();
+            for row in icb.iter() {
+                let mut comps = Vec::new();
+                for &w in row {
+                    let lit = match st {
+                        Storage::F32 => naga::Literal::F32(f32::from_bits(w)),
+                        Storage::I32 => naga::Literal::I32(w as i32),
+                        Storage::U32 => naga::Literal::U32(w),
+                    };
+                    comps.push(self.module.global_expressions.append(Expression::Literal(lit), Span::UNDEFINED));
+                }
+                rows.push(self.module.global_expressions.append(Expression::Compose { ty: v4, components: comps }, Span::UNDEFINED));
+            }
+            if rows.is_empty() {
+                rows.push(self.module.global_expressions.append(Expression::ZeroValue(v4), Span::UNDEFINED));
+            }
+            let init = self.module.global_expressions.append(Expression::Compose { ty: arr, components: rows }, Span::UNDEFINED);
+            let c = self.module.constants.append(naga::Constant { name: Some("icb".into()), ty: arr, init }, Span::UNDEFINED);
+            let e = self.b.expr(Expression::Constant(c));
+            self.icb = Some((e, n, st));
+        }
+        let (cmp_tex, cmp_samplers, plain_samplers) = self.compare_usage();
+        let mut samplers = m.samplers.clone();
+        samplers.sort_by_key(|s| (s.space, s.slot));
+        for s in &samplers {
+            let uses_cmp = cmp_samplers.contains(&s.id);
+            let uses_plain = plain_samplers.contains(&s.id);
+            if uses_cmp && uses_plain {
+                return Err(refuse_decl(m, s.at, RefusalReason::WebGpuLimitation, format!("s{} is used for both comparison and ordinary sampling; WebGPU sampler types differ", s.id)));
+            }
+            let comparison = uses_cmp || (s.mode == 1 && !uses_plain);
+            let ty = self.module.types.insert(Type { name: None, inner: TypeInner::Sampler { comparison } }, Span::UNDEFINED);
+            let name = format!("s{}", s.id);
+            let gb = self.bind(s.at, BindingClass::Sampler, s.slot, s.space, ResourceKind::Sampler { comparison }, &name)?;
+            let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
+            self.samplers.insert((s.id, comparison), e);
+        }
+        let mut resources = m.resources.clone();
+        resources.sort_by_key(|r| (r.uav, r.space, r.slot));
+        for r in &resources {
+            if r.uav {
+                return Err(refuse_decl(m, r.at, RefusalReason::ResourceUnsupported, "unordered access views are not translated yet"));
+            }
+            let ResourceShape::Typed { dim, ret, .. } = r.shape else {
+                return Err(refuse_decl(m, r.at, RefusalReason::ResourceUnsupported, "raw and structured buffer SRVs are not translated yet"));
+            };
+            let (idim, arrayed, multi, coords) = match dim {
+                2 => (ImageDimension::D1, false, false, 1),
+                3 => (ImageDimension::D2, false, false, 2),
+                4 => (ImageDimension::D2, false, true, 2),
+                5 => (ImageDimension::D3, false, false, 3),
+                6 => (ImageDimension::Cube, false, false, 3),
+                7 => (ImageDimension::D1, true, false, 1),
+                8 => (ImageDimension::D2, true, false, 2),
+                10 => (ImageDimension::Cube, true, false, 3),
+                1 => {
+                    let _ = &options.typed_buffer_formats;
+                    return Err(refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV t{}: its view format is not in the bytecode", r.id)));
+                }
+                9 => return Err(refuse_decl(m, r.at, RefusalReason::WebGpuLimitation, "multisampled 2D texture arrays: WebGPU has none")),
+                other => return Err(refuse_decl(m, r.at, RefusalReason::ResourceUnsupported, format!("resource dimension {other}"))),
+            };
+            let kind = match ret[0] {
+                3 => ScalarKind::Sint,
+                4 => ScalarKind::Uint,
+                7 => return Err(refuse_decl(m, r.at, RefusalReason::Float64, "double-precision resource")),
+                _ => ScalarKind::Float,
+            };
+            let depth = cmp_tex.contains(&r.id);
+            if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3 || idim == ImageDimension::D1) {
+                return Err(refuse_decl(m, r.at, RefusalReason::WebGpuLimitation, "comparison sampling of a texture WebGPU has no depth form of"));
+            }
+            let class = if depth {
+                ImageClass::Depth { multi }
+            } else {
+                ImageClass::Sampled { kind, multi }
+            };
+            let ty = self.module.types.insert(Type { name: None, inner: TypeInner::Image { dim: idim, arrayed, class } }, Span::UNDEFINED);
+            let dim_name = match (idim, arrayed) {
+                (ImageDimension::D1, _) => "1d",
+                (ImageDimension::D2, false) => "2d",
+                (ImageDimension::D2, true) => "2d_array",
+                (ImageDimension::D3, _) => "3d",
+                (ImageDimension::Cube, false) => "cube",
+                (ImageDimension::Cube, true) => "cube_array",
+            };
+            let sample = match (depth, kind) {
+                (true, _) => TextureSample::Depth,
+                (_, ScalarKind::Sint) => TextureSample::Sint,
+                (_, ScalarKind::Uint) => TextureSample::Uint,
+                _ if multi => TextureSample::UnfilterableFloat,
+                _ => TextureSample::Float,
+            };
+            let name = format!("t{}", r.id);
+            let gb = self.bind(r.at, BindingClass::ShaderResource, r.slot, r.space, ResourceKind::Texture { dimension: dim_name, sample, multisampled: multi }, &name)?;
+            let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
+            self.textures.insert(r.id, Tex { expr: e, dim: idim, arrayed, multi, kind, depth, coords });
+        }
+        Ok(())
+    }
+
+    fn declare_temps(&mut self) {
+        for r in 0..self.m.temps {
+            let st = self.storage.temp(r);
+            let ty = self.ty(st.kind(), 4);
+            let zero = self.b.expr(Expression::ZeroValue(ty));
+            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("r{r}")), ty, init: Some(zero) }, Span::UNDEFINED);
+            let e = self.b.expr(Expression::LocalVariable(lv));
+            self.temps.push(e);
+        }
+        for x in self.m.indexable_temps.clone() {
+            let st = self.storage.indexable.get(&x.register).copied().unwrap_or(Storage::U32);
+            let v4 = self.ty(st.kind(), 4);
+            let n = x.size.max(1);
+            let arr = self.module.types.insert(
+                Type { name: None, inner: TypeInner::Array { base: v4, size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")), stride: 16 } },
+                Span::UNDEFINED,
+            );
+            let zero = self.b.expr(Expression::ZeroValue(arr));
+            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("x{}", x.register)), ty: arr, init: Some(zero) }, Span::UNDEFINED);
+            let e = self.b.expr(Expression::LocalVariable(lv));
+            self.indexable.insert(x.register, (e, n, st));
+        }
+    }
+
+    /// Declares entry-point arguments (inputs) and the output struct; returns the interface.
+    fn declare_io(&mut self) -> Result<(Vec<InterfaceVar>, Vec<InterfaceVar>), TranslateError> {
+        let m = self.m;
+        let stage = m.version.stage;
+        let mut in_vars = Vec::new();
+        // ---- inputs ----
+        let mut regs: Vec<u32> = Vec::new();
+        let mut special = Vec::new();
+        for d in &m.inputs {
+            match d.operand.ty {
+                OperandType::Input => {
+                    if !regs.contains(&d.register) {
+                        regs.push(d.register)
+                    }
+                }
+                _ => special.push(d.clone()),
+            }
+        }
+        regs.sort_unstable();
+        let mut copies: Vec<(u32, Vec<(Handle<Expression>, u8, ScalarKind)>, ScalarKind)> = Vec::new();
+        for reg in regs {
+            let decls: Vec<_> = m.inputs.iter().filter(|d| d.operand.ty == OperandType::Input && d.register == reg).collect();
+            let elems: Vec<_> = m.input_signature.elements.iter().filter(|e| e.register == reg).collect();
+            let sysval = decls.iter().map(|d| d.system_value).find(|&s| s != 0).unwrap_or(0);
+            let sig_sv = elems.iter().map(|e| e.system_value).find(|&s| s != 0).unwrap_or(0);
+            let sysval = if sysval != 0 { sysval } else { sig_sv };
+            let at = decls[0].at;
+            let mut parts = Vec::new();
+            let reg_kind;
+            if sysval != 0 && !(stage == ShaderStage::Vertex && sysval == sv::POSITION) {
+                let (builtin, ty_kind, n, name): (BuiltIn, ScalarKind, usize, &'static str) = match (stage, sysval) {
+                    (ShaderStage::Vertex, sv::VERTEX_ID) => (BuiltIn::VertexIndex, ScalarKind::Uint, 1, "vertex_index"),
+                    (ShaderStage::Vertex, sv::INSTANCE_ID) => (BuiltIn::InstanceIndex, ScalarKind::Uint, 1, "instance_index"),
+                    (ShaderStage::Pixel, sv::POSITION) => (BuiltIn::Position { invariant: false }, ScalarKind::Float, 4, "position"),
+                    (ShaderStage::Pixel, sv::IS_FRONT_FACE) => (BuiltIn::FrontFacing, ScalarKind::Bool, 1, "front_facing"),
+                    (ShaderStage::Pixel, sv::SAMPLE_INDEX) => (BuiltIn::SampleIndex, ScalarKind::Uint, 1, "sample_index"),
+                    (_, sv::PRIMITIVE_ID) => {
+                        return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, "SV_PrimitiveID needs WGSL's primitive_index extension"))
+                    }
+                    (_, other) => {
+                        return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, format!("input system value {other} in a {} shader", stage.name())))
+                    }
+                };
+                let ty = if ty_kind == ScalarKind::Bool {
+                    self.module.types.insert(Type { name: None, inner: TypeInner::Scalar(naga::Scalar::BOOL) }, Span::UNDEFINED)
+                } else {
+                    self.ty(ty_kind, n)
+                };
+                let idx = self.b.f.arguments.len() as u32;
+                self.b.f.arguments.push(FunctionArgument { name: Some(format!("v{reg}_{name}")), ty, binding: Some(Binding::BuiltIn(builtin)) });
+                let arg = self.b.expr(Expression::FunctionArgument(idx));
+                let (val, k) = if ty_kind == ScalarKind::Bool {
+                    // D3D's SV_IsFrontFace is 0xFFFFFFFF / 0.
+                    let t = self.b.u32(u32::MAX);
+                    let f = self.b.u32(0);
+                    (self.b.select(arg, t, f), ScalarKind::Uint)
+                } else {
+                    (arg, ty_kind)
+                };
+                parts.push((val, if n == 1 { 1u8 } else { 4u8 }, k));
+                reg_kind = k;
+                in_vars.push(InterfaceVar {
+                    semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                    semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                    register: reg,
+                    location: None,
+                    builtin: Some(name),
+                    scalar: if_scalar(k),
+                    components: n as u8,
+                    first_component: 0,
+                });
+            } else {
+                let kinds: Vec<ScalarKind> = elems.iter().map(|e| kind_of(e.component_type)).collect();
+                let kind = kinds.first().copied().unwrap_or(ScalarKind::Float);
+                if kinds.iter().any(|&k| k != kind) {
+                    return Err(refuse_decl(m, at, RefusalReason::ResourceUnsupported, format!("v{reg} packs elements of different component types into one location")));
+                }
+                let sig_mask = elems.iter().fold(0u8, |a, e| a | e.mask);
+                let decl_mask = decls.iter().fold(0u8, |a, d| a | d.mask);
+                let mask = if sig_mask != 0 { sig_mask } else { decl_mask };
+                let interp = decls.iter().map(|d| d.interpolation).find(|&i| i != Interpolation::Undefined).unwrap_or(Interpolation::Undefined);
+                let (interpolation, sampling) = if stage == ShaderStage::Pixel { interpolation(kind, interp) } else { (None, None) };
+                let ty = self.ty(kind, 4);
+                let idx = self.b.f.arguments.len() as u32;
+                self.b.f.arguments.push(FunctionArgument {
+                    name: Some(format!("v{reg}_in")),
+                    ty,
+                    binding: Some(Binding::Location { location: reg, interpolation, sampling, blend_src: None, per_primitive: false }),
+                });
+                let arg = self.b.expr(Expression::FunctionArgument(idx));
+                parts.push((arg, 4, kind));
+                reg_kind = kind;
+                let first = mask.trailing_zeros().min(3) as u8;
+                let last = 8 - mask.leading_zeros().min(8) as u8;
+                let first_elem = elems.iter().min_by_key(|e| e.mask.trailing_zeros());
+                in_vars.push(InterfaceVar {
+                    semantic: first_elem.map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                    semantic_index: first_elem.map(|e| e.semantic_index).unwrap_or(0),
+                    register: reg,
+                    location: Some(reg),
+                    builtin: None,
+                    scalar: if_scalar(kind),
+                    components: last.saturating_sub(first).max(1),
+                    first_component: first,
+                });
+            }
+            copies.push((reg, parts, reg_kind));
+        }
+        for d in &special {
+            match (stage, d.operand.ty) {
+                (ShaderStage::Pixel, OperandType::InputCoverageMask) => {
+                    let ty = self.ty(ScalarKind::Uint, 1);
+                    let idx = self.b.f.arguments.len() as u32;
+                    self.b.f.arguments.push(FunctionArgument { name: Some("v_coverage".into()), ty, binding: Some(Binding::BuiltIn(BuiltIn::SampleMask)) });
+                    let e = self.b.expr(Expression::FunctionArgument(idx));
+                    self.coverage_in = Some(e);
+                    in_vars.push(InterfaceVar { semantic: "SV_Coverage".into(), semantic_index: 0, register: 0, location: None, builtin: Some("sample_mask"), scalar: IfScalar::Uint, components: 1, first_component: 0 });
+                }
+                _ => {
+                    return Err(refuse_decl(m, d.at, RefusalReason::OperandUnsupported, format!("input register type {:?} in a {} shader", d.operand.ty, stage.name())))
+                }
+            }
+        }
+        // Copy inputs into vec4 locals v#.
+        for (reg, parts, kind) in copies {
+            let v4 = self.ty(kind, 4);
+            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("v{reg}")), ty: v4, init: None }, Span::UNDEFINED);
+            let ptr = self.b.expr(Expression::LocalVariable(lv));
+            let (val, n, k) = parts[0];
+            let value = if n == 4 {
+                val
+            } else {
+                let z = self.b.lit_bits(k, 0);
+                self.b.compose(v4, vec![val, z, z, z])
+            };
+            self.b.store(ptr, value);
+            self.inputs.insert(reg, (ptr, kind));
+        }
+        // ---- outputs ----
+        let mut out_vars = Vec::new();
+        let mut members = Vec::new();
+        let mut member_src = Vec::new();
+        let mut out_regs: Vec<u32> = m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output).map(|d| d.register).collect();
+        if stage == ShaderStage::Vertex {
+            // Every signature register is output (zero when unwritten) so that any pixel shader
+            // reading a subset links.
+            for e in &m.output_signature.elements {
+                if !out_regs.contains(&e.register) {
+                    out_regs.push(e.register);
+                }
+            }
+        }
+        out_regs.sort_unstable();
+        out_regs.dedup();
+        let mut offset = 0u32;
+        for reg in out_regs {
+            let decls: Vec<_> = m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output && d.register == reg).collect();
+            let elems: Vec<_> = m.output_signature.elements.iter().filter(|e| e.register == reg).collect();
+            let sysval = decls.iter().map(|d| d.system_value).find(|&s| s != 0).or_else(|| elems.iter().map(|e| e.system_value).find(|&s| s != 0 && s < 64)).unwrap_or(0);
+            let kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
+            if elems.iter().any(|e| kind_of(e.component_type) != kind) {
+                let at = decls.first().map(|d| d.at).unwrap_or(0);
+                return Err(refuse_decl(m, at, RefusalReason::ResourceUnsupported, format!("o{reg} packs elements of different component types into one location")));
+            }
+            let v4 = self.ty(kind, 4);
+            let (binding, builtin_name, location) = match (stage, sysval) {
+                (ShaderStage::Vertex, sv::POSITION) => (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some("position"), None),
+                (_, 0) | (ShaderStage::Pixel, _) => {
+                    let (interpolation, sampling) = if stage == ShaderStage::Vertex { interpolation(kind, Interpolation::Linear) } else { (None, None) };
+                    (Binding::Location { location: reg, interpolation, sampling, blend_src: None, per_primitive: false }, None, Some(reg))
+                }
+                (_, sv::CLIP_DISTANCE) | (_, sv::CULL_DISTANCE) => {
+                    let at = decls.first().map(|d| d.at).unwrap_or(0);
+                    return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, "SV_ClipDistance / SV_CullDistance outputs need WGSL's clip_distances extension"));
+                }
+                (_, other) => {
+                    let at = decls.first().map(|d| d.at).unwrap_or(0);
+                    return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, format!("output system value {other}")));
+                }
+            };
+            let zero = self.b.expr(Expression::ZeroValue(v4));
+            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
+            let ptr = self.b.expr(Expression::LocalVariable(lv));
+            self.outputs.insert(reg, (ptr, kind));
+            members.push(StructMember { name: Some(format!("o{reg}")), ty: v4, binding: Some(binding), offset });
+            offset += 16;
+            member_src.push(ptr);
+            let mask = elems.iter().fold(0u8, |a, e| a | e.mask);
+            let first = if mask == 0 { 0 } else { mask.trailing_zeros() as u8 };
+            let last = if mask == 0 { 4 } else { 8 - mask.leading_zeros() as u8 };
+            out_vars.push(InterfaceVar {
+                semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                register: reg,
+                location,
+                builtin: builtin_name,
+                scalar: if_scalar(kind),
+                components: last.saturating_sub(first).max(1),
+                first_component: first,
+            });
+        }
+        for d in m.outputs.iter().filter(|d| d.operand.ty != OperandType::Output) {
+            let (builtin, kind, name) = match d.operand.ty {
+                OperandType::OutputDepth => (BuiltIn::FragDepth, ScalarKind::Float, "frag_depth"),
+                OperandType::OutputCoverageMask => (BuiltIn::SampleMask, ScalarKind::Uint, "sample_mask"),
+                OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual => {
+                    return Err(refuse_decl(m, d.at, RefusalReason::WebGpuLimitation, "conservative depth outputs (SV_DepthGreaterEqual/LessEqual) need the early_depth_test the WGSL spec does not have"))
+                }
+                other => return Err(refuse_decl(m, d.at, RefusalReason::OperandUnsupported, format!("output register type {other:?}"))),
+            };
+            let ty = self.ty(kind, 1);
+            let zero = self.b.expr(Expression::ZeroValue(ty));
+            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(name.into()), ty, init: Some(zero) }, Span::UNDEFINED);
+            let ptr = self.b.expr(Expression::LocalVariable(lv));
+            if builtin == BuiltIn::FragDepth {
+                self.depth_out = Some(ptr);
+            } else {
+                self.mask_out = Some(ptr);
+            }
+            members.push(StructMember { name: Some(name.into()), ty, binding: Some(Binding::BuiltIn(builtin)), offset });
+            offset += 16;
+            member_src.push(ptr);
+            out_vars.push(InterfaceVar { semantic: if builtin == BuiltIn::FragDepth { "SV_Depth".into() } else { "SV_Coverage".into() }, semantic_index: 0, register: 0, location: None, builtin: Some(name), scalar: if_scalar(kind), components: 1, first_component: 0 });
+        }
+        if stage == ShaderStage::Vertex && !out_vars.iter().any(|v| v.builtin == Some("position")) {
+            // WGSL requires every vertex shader to output a position; D3D allows none (the
+            // output then only feeds stream output or a geometry shader). Adaptation: a zero
+            // position, documented in docs/compatibility.md.
+            let ty = self.ty(ScalarKind::Float, 4);
+            let zero = self.b.expr(Expression::ZeroValue(ty));
+            let lv = self.b.f.local_variables.append(LocalVariable { name: Some("unused_position".into()), ty, init: Some(zero) }, Span::UNDEFINED);
+            let ptr = self.b.expr(Expression::LocalVariable(lv));
+            members.push(StructMember { name: Some("unused_position".into()), ty, binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: true })), offset });
+            offset += 16;
+            member_src.push(ptr);
+        }
+        if !members.is_empty() {
+            let st = self.module.types.insert(
+                Type { name: Some(if stage == ShaderStage::Vertex { "VertexOutput".into() } else { "PixelOutput".into() }), inner: TypeInner::Struct { members, span: offset } },
+                Span::UNDEFINED,
+            );
+            self.b.f.result = Some(FunctionResult { ty: st, binding: None });
+            self.out_struct = Some((st, member_src));
+        }
+        Ok((in_vars, out_vars))
+    }
+
+    /// `return` with the output struct.
+    pub(crate) fn ret(&mut self) {
+        let value = if let Some((ty, srcs)) = self.out_struct.clone() {
+            let vals: Vec<_> = srcs.iter().map(|&p| self.b.load(p)).collect();
+            Some(self.b.expr(Expression::Compose { ty, components: vals }))
+        } else {
+            None
+        };
+        self.b.stmt(naga::Statement::Return { value });
+    }
 }

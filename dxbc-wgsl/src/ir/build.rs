@@ -1,0 +1,315 @@
+//! Decoded program → IR: declarations gathered, control flow nested.
+
+use super::{Block, Case, CbDecl, IndexableTemp, Interpolation, IoDecl, Module, Node, ResourceDecl, ResourceShape, SamplerDecl};
+use crate::refusal::{Refusal, RefusalReason, TranslateError};
+use crate::shader::Shader;
+use crate::sm4::{Index, Instruction, Opcode, OperandType, ShaderStage};
+use crate::TranslateOptions;
+
+/// A refusal at an instruction.
+pub(crate) fn refuse(reason: RefusalReason, index: usize, ins: &Instruction, detail: impl Into<String>) -> TranslateError {
+    TranslateError::Unsupported(Refusal {
+        reason,
+        instruction: Some(index),
+        offset: Some(ins.offset),
+        opcode: Some(ins.opcode.name()),
+        detail: detail.into(),
+    })
+}
+
+/// Builds the IR from a parsed shader.
+///
+/// # Errors
+/// [`TranslateError::Unsupported`] for stages WGSL lacks, declarations the translator does not
+/// handle, and control flow that does not nest.
+pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<Module<'p>, TranslateError> {
+    let program = &shader.program;
+    let version = program.version;
+    if matches!(version.stage, ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain) {
+        return Err(TranslateError::Unsupported(Refusal {
+            reason: RefusalReason::StageUnsupported,
+            instruction: None,
+            offset: shader.container.program_chunk().map(|c| c.offset),
+            opcode: None,
+            detail: format!("{} shaders: WGSL has no {} stage", version.stage.name(), version.stage.name()),
+        }));
+    }
+    let mut m = Module {
+        program,
+        version,
+        input_signature: &shader.inputs,
+        output_signature: &shader.outputs,
+        program_offset: shader.container.program_chunk().map(|c| c.offset).unwrap_or(0),
+        global_flags: 0,
+        temps: 0,
+        indexable_temps: Vec::new(),
+        inputs: Vec::new(),
+        outputs: Vec::new(),
+        cbuffers: Vec::new(),
+        samplers: Vec::new(),
+        resources: Vec::new(),
+        icb: None,
+        thread_group: None,
+        body: Vec::new(),
+    };
+    // Scope stack: (kind, block under construction).
+    enum Scope {
+        Root,
+        IfThen { at: usize },
+        IfElse { at: usize, then: Block },
+        Loop { at: usize },
+        Switch { at: usize, cases: Vec<Case>, open: Option<Case> },
+    }
+    let mut stack: Vec<(Scope, Block)> = vec![(Scope::Root, Vec::new())];
+    let unstructured = |i: usize, ins: &Instruction, what: &str| refuse(RefusalReason::UnstructuredControlFlow, i, ins, what.to_string());
+
+    for (i, ins) in program.instructions.iter().enumerate() {
+        let op = ins.opcode;
+        if op.info().is_none() {
+            return Err(refuse(RefusalReason::OpcodeUnsupported, i, ins, format!("unknown opcode {}", op.0)));
+        }
+        if op.is_declaration() {
+            declare(&mut m, i, ins)?;
+            continue;
+        }
+        match op {
+            Opcode::IF => stack.push((Scope::IfThen { at: i }, Vec::new())),
+            Opcode::ELSE => match stack.pop() {
+                Some((Scope::IfThen { at }, then)) => stack.push((Scope::IfElse { at, then }, Vec::new())),
+                _ => return Err(unstructured(i, ins, "`else` without `if`")),
+            },
+            Opcode::ENDIF => {
+                let node = match stack.pop() {
+                    Some((Scope::IfThen { at }, then)) => Node::If { at, then, otherwise: Vec::new() },
+                    Some((Scope::IfElse { at, then }, otherwise)) => Node::If { at, then, otherwise },
+                    _ => return Err(unstructured(i, ins, "`endif` without `if`")),
+                };
+                stack.last_mut().expect("root").1.push(node);
+            }
+            Opcode::LOOP => stack.push((Scope::Loop { at: i }, Vec::new())),
+            Opcode::ENDLOOP => match stack.pop() {
+                Some((Scope::Loop { at }, body)) => stack.last_mut().expect("root").1.push(Node::Loop { at, body }),
+                _ => return Err(unstructured(i, ins, "`endloop` without `loop`")),
+            },
+            Opcode::SWITCH => stack.push((Scope::Switch { at: i, cases: Vec::new(), open: None }, Vec::new())),
+            Opcode::CASE | Opcode::DEFAULT => {
+                let Some((Scope::Switch { open, cases, .. }, body)) = stack.last_mut() else {
+                    return Err(unstructured(i, ins, "`case` outside `switch`"));
+                };
+                match open {
+                    // Consecutive labels with no code between them share one clause.
+                    Some(c) if body.is_empty() => {
+                        if op == Opcode::CASE {
+                            c.values.push(case_value(i, ins)?);
+                        } else {
+                            c.is_default = true;
+                        }
+                    }
+                    _ => {
+                        if let Some(mut c) = open.take() {
+                            c.body = std::mem::take(body);
+                            cases.push(c);
+                        } else if !body.is_empty() {
+                            return Err(unstructured(i, ins, "code before the first `case`"));
+                        }
+                        *open = Some(Case {
+                            values: if op == Opcode::CASE { vec![case_value(i, ins)?] } else { Vec::new() },
+                            is_default: op == Opcode::DEFAULT,
+                            body: Vec::new(),
+                            at: i,
+                        });
+                    }
+                }
+            }
+            Opcode::ENDSWITCH => match stack.pop() {
+                Some((Scope::Switch { at, mut cases, open }, body)) => {
+                    if let Some(mut c) = open {
+                        c.body = body;
+                        cases.push(c);
+                    } else if !body.is_empty() {
+                        return Err(unstructured(i, ins, "code in a `switch` without `case`"));
+                    }
+                    stack.last_mut().expect("root").1.push(Node::Switch { at, cases });
+                }
+                _ => return Err(unstructured(i, ins, "`endswitch` without `switch`")),
+            },
+            Opcode::BREAK | Opcode::BREAKC | Opcode::CONTINUE | Opcode::CONTINUEC | Opcode::RET | Opcode::RETC | Opcode::DISCARD => {
+                let in_loop = stack.iter().any(|(s, _)| matches!(s, Scope::Loop { .. }));
+                let in_switch = stack.iter().any(|(s, _)| matches!(s, Scope::Switch { .. }));
+                match op {
+                    Opcode::BREAK | Opcode::BREAKC if !in_loop && !in_switch => {
+                        return Err(unstructured(i, ins, "`break` outside a loop or switch"))
+                    }
+                    Opcode::CONTINUE | Opcode::CONTINUEC if !in_loop => return Err(unstructured(i, ins, "`continue` outside a loop")),
+                    _ => {}
+                }
+                stack.last_mut().expect("root").1.push(Node::Jump(i))
+            }
+            Opcode::NOP => {}
+            Opcode::LABEL | Opcode::CALL | Opcode::CALLC | Opcode::INTERFACE_CALL => {
+                return Err(refuse(RefusalReason::Interfaces, i, ins, "subroutines (`label`/`call`/`fcall`) are not translated"))
+            }
+            Opcode::HS_DECLS | Opcode::HS_CONTROL_POINT_PHASE | Opcode::HS_FORK_PHASE | Opcode::HS_JOIN_PHASE => {
+                return Err(refuse(RefusalReason::StageUnsupported, i, ins, "hull-shader phase"))
+            }
+            _ => {
+                if ins.opcode.info().is_some_and(|x| x.dst.contains('d') || x.src.contains('d')) {
+                    return Err(refuse(RefusalReason::Float64, i, ins, "double-precision arithmetic: WGSL has no f64"));
+                }
+                stack.last_mut().expect("root").1.push(Node::Op(i))
+            }
+        }
+    }
+    if stack.len() != 1 {
+        let last = program.instructions.len().saturating_sub(1);
+        let ins = program.instructions.last().ok_or_else(|| TranslateError::Internal("empty program".into()))?;
+        return Err(unstructured(last, ins, "the program ends inside an open `if`/`loop`/`switch`"));
+    }
+    m.body = stack.pop().expect("root").1;
+    Ok(m)
+}
+
+fn case_value(i: usize, ins: &Instruction) -> Result<u32, TranslateError> {
+    match ins.operands.first() {
+        Some(o) if o.ty == OperandType::Immediate32 && !o.imm.is_empty() => Ok(o.imm[0]),
+        _ => Err(refuse(RefusalReason::OperandUnsupported, i, ins, "`case` value is not an immediate")),
+    }
+}
+
+fn slot_and_space(m: &Module<'_>, ins: &Instruction, space_word: usize) -> (u32, u32, u32) {
+    let op = &ins.operands[0];
+    if m.version.is_sm51() {
+        let id = op.indices.first().map(Index::imm).unwrap_or(0);
+        let lower = op.indices.get(1).map(Index::imm).unwrap_or(0);
+        let space = ins.values.get(space_word).copied().unwrap_or(0);
+        (id, lower, space)
+    } else {
+        let r = op.reg();
+        (r, r, 0)
+    }
+}
+
+fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {
+    let op = ins.opcode;
+    let unsupported = |what: &str| refuse(RefusalReason::DeclarationUnsupported, i, ins, what.to_string());
+    match op {
+        Opcode::DCL_GLOBAL_FLAGS => {
+            m.global_flags = ins.control;
+            // bit 0 refactoringAllowed, 1 enableDoublePrecisionFloatOps, 2 forceEarlyDepthStencil,
+            // 3 enableRawAndStructuredBuffers, 4 skipOptimization, 5 enableMinimumPrecision,
+            // 6 enable11_1DoubleExtensions, 7 enable11_1ShaderExtensions.
+        }
+        Opcode::DCL_TEMPS => m.temps = ins.values[0],
+        Opcode::DCL_INDEXABLE_TEMP => {
+            m.indexable_temps.push(IndexableTemp { register: ins.values[0], size: ins.values[1], components: ins.values[2] })
+        }
+        Opcode::DCL_INPUT | Opcode::DCL_INPUT_SGV | Opcode::DCL_INPUT_SIV | Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SGV | Opcode::DCL_INPUT_PS_SIV => {
+            let operand = ins.operands[0].clone();
+            let interpolation = if matches!(op, Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SIV) {
+                Interpolation::from_u32(ins.control & 0xf).ok_or_else(|| unsupported("interpolation mode"))?
+            } else {
+                Interpolation::Undefined
+            };
+            m.inputs.push(IoDecl {
+                at: i,
+                register: operand.reg(),
+                mask: operand.select.mask(),
+                system_value: ins.values.first().copied().unwrap_or(0),
+                interpolation,
+                operand,
+            });
+        }
+        Opcode::DCL_OUTPUT | Opcode::DCL_OUTPUT_SGV | Opcode::DCL_OUTPUT_SIV => {
+            let operand = ins.operands[0].clone();
+            m.outputs.push(IoDecl {
+                at: i,
+                register: operand.reg(),
+                mask: operand.select.mask(),
+                system_value: ins.values.first().copied().unwrap_or(0),
+                interpolation: Interpolation::Undefined,
+                operand,
+            });
+        }
+        Opcode::DCL_CONSTANT_BUFFER => {
+            let o = &ins.operands[0];
+            let (id, slot, space, size) = if m.version.is_sm51() {
+                let (id, slot, space) = slot_and_space(m, ins, 1);
+                let upper = o.indices.get(2).map(Index::imm).unwrap_or(slot);
+                if upper != slot {
+                    return Err(refuse(RefusalReason::ResourceUnsupported, i, ins, "constant-buffer arrays (register ranges)"));
+                }
+                (id, slot, space, ins.values.first().copied().unwrap_or(0))
+            } else {
+                (o.reg(), o.reg(), 0, o.indices.get(1).map(Index::imm).unwrap_or(0))
+            };
+            m.cbuffers.push(CbDecl { at: i, id, slot, space, size, dynamic: ins.control & 1 != 0 });
+        }
+        Opcode::DCL_SAMPLER => {
+            let (id, slot, space) = slot_and_space(m, ins, 0);
+            check_range(m, i, ins)?;
+            m.samplers.push(SamplerDecl { at: i, id, slot, space, mode: ins.control & 0xf });
+        }
+        Opcode::DCL_RESOURCE | Opcode::DCL_UAV_TYPED => {
+            let (id, slot, space) = slot_and_space(m, ins, 0);
+            check_range(m, i, ins)?;
+            let dim = ins.control & 0x1f;
+            let samples = (ins.control >> 5) & 0x7f;
+            m.resources.push(ResourceDecl {
+                at: i,
+                id,
+                slot,
+                space,
+                shape: ResourceShape::Typed { dim, ret: ins.return_type.unwrap_or([5; 4]), samples },
+                uav: op == Opcode::DCL_UAV_TYPED,
+                flags: ins.control >> 5,
+            });
+        }
+        Opcode::DCL_RESOURCE_RAW | Opcode::DCL_UAV_RAW => {
+            let (id, slot, space) = slot_and_space(m, ins, 0);
+            check_range(m, i, ins)?;
+            m.resources.push(ResourceDecl { at: i, id, slot, space, shape: ResourceShape::Raw, uav: op == Opcode::DCL_UAV_RAW, flags: ins.control >> 5 });
+        }
+        Opcode::DCL_RESOURCE_STRUCTURED | Opcode::DCL_UAV_STRUCTURED => {
+            let (id, slot, space) = slot_and_space(m, ins, 1);
+            check_range(m, i, ins)?;
+            m.resources.push(ResourceDecl {
+                at: i,
+                id,
+                slot,
+                space,
+                shape: ResourceShape::Structured { stride: ins.values[0] },
+                uav: op == Opcode::DCL_UAV_STRUCTURED,
+                flags: ins.control >> 5,
+            });
+        }
+        Opcode::DCL_THREAD_GROUP => m.thread_group = Some([ins.values[0], ins.values[1], ins.values[2]]),
+        Opcode::CUSTOMDATA => {
+            if let Some(c) = &ins.custom {
+                if c.class == 3 {
+                    if c.data.len() % 4 != 0 {
+                        return Err(unsupported("immediate constant buffer whose size is not a multiple of 4 words"));
+                    }
+                    m.icb = Some(c.data.chunks_exact(4).map(|r| [r[0], r[1], r[2], r[3]]).collect());
+                }
+            }
+        }
+        Opcode::DCL_INDEX_RANGE => {
+            return Err(unsupported("dcl_indexrange (relative addressing of inputs/outputs)"));
+        }
+        _ => return Err(unsupported(&format!("`{}`", op.name()))),
+    }
+    Ok(())
+}
+
+/// SM5.1 register ranges (arrays of resources) are refused for now.
+fn check_range(m: &Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {
+    if m.version.is_sm51() {
+        let o = &ins.operands[0];
+        let lower = o.indices.get(1).map(Index::imm).unwrap_or(0);
+        let upper = o.indices.get(2).map(Index::imm).unwrap_or(lower);
+        if upper != lower {
+            return Err(refuse(RefusalReason::ResourceUnsupported, i, ins, "resource arrays (SM5.1 register ranges)"));
+        }
+    }
+    Ok(())
+}

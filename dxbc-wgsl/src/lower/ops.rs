@@ -1,0 +1,1130 @@
+//! Control flow and instruction lowering: one arm per opcode.
+
+use super::{refuse_at, Cx, Tex};
+use crate::ir::{Block, Node, Storage};
+use crate::refusal::{RefusalReason, TranslateError};
+use crate::sm4::{ComponentSelect, Index, Instruction, Modifier, Opcode, Operand, OperandType, ShaderStage};
+use naga::{BinaryOperator as B, Expression, Handle, ImageDimension, MathFunction as M, SampleLevel, ScalarKind, Statement, SwitchValue, UnaryOperator};
+
+type R<T> = Result<T, TranslateError>;
+type E = Handle<Expression>;
+
+const F: ScalarKind = ScalarKind::Float;
+const U: ScalarKind = ScalarKind::Uint;
+const I: ScalarKind = ScalarKind::Sint;
+
+fn mask_lanes(mask: u8) -> Vec<u8> {
+    (0..4u8).filter(|c| mask & (1 << c) != 0).collect()
+}
+
+impl Cx<'_, '_> {
+    /// Lowers a block; returns whether it ended in an unconditional jump (later code is dead).
+    pub(crate) fn block(&mut self, block: &Block) -> R<bool> {
+        for node in block {
+            match node {
+                Node::Op(i) => self.op(*i)?,
+                Node::If { at, then, otherwise } => {
+                    let cond = self.condition(*at)?;
+                    self.cf_depth += 1;
+                    self.b.open();
+                    self.block(then)?;
+                    let accept = self.b.close();
+                    self.b.open();
+                    self.block(otherwise)?;
+                    let reject = self.b.close();
+                    self.cf_depth -= 1;
+                    self.b.stmt(Statement::If { condition: cond, accept, reject });
+                }
+                Node::Loop { body, .. } => {
+                    self.cf_depth += 1;
+                    self.b.open();
+                    self.block(body)?;
+                    let body = self.b.close();
+                    self.cf_depth -= 1;
+                    self.b.stmt(Statement::Loop { body, continuing: naga::Block::new(), break_if: None });
+                }
+                Node::Switch { at, cases } => {
+                    let ins = self.m.ins(*at);
+                    let sel = self.read(*at, &ins.operands[0], &[0], U)?;
+                    self.cf_depth += 1;
+                    let mut out = Vec::new();
+                    let mut has_default = false;
+                    for (ci, c) in cases.iter().enumerate() {
+                        self.b.open();
+                        let ends = self.block(&c.body)?;
+                        let body = self.b.close();
+                        if !ends && ci + 1 < cases.len() {
+                            return Err(refuse_at(self, c.at, RefusalReason::UnstructuredControlFlow, "a switch case falls through into the next"));
+                        }
+                        let mut labels: Vec<SwitchValue> = c.values.iter().map(|&v| SwitchValue::U32(v)).collect();
+                        labels.dedup();
+                        if c.is_default {
+                            labels.push(SwitchValue::Default);
+                            has_default = true;
+                        }
+                        let n = labels.len();
+                        for (k, v) in labels.into_iter().enumerate() {
+                            let last = k + 1 == n;
+                            out.push(naga::SwitchCase { value: v, body: if last { body.clone() } else { naga::Block::new() }, fall_through: !last });
+                        }
+                    }
+                    if !has_default {
+                        out.push(naga::SwitchCase { value: SwitchValue::Default, body: naga::Block::new(), fall_through: false });
+                    }
+                    self.cf_depth -= 1;
+                    self.b.stmt(Statement::Switch { selector: sel, cases: out });
+                }
+                Node::Jump(i) => {
+                    if self.jump(*i)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// The `_nz`/`_z` test of a conditional instruction's operand 0, as a `bool`.
+    fn condition(&mut self, i: usize) -> R<E> {
+        let ins = self.m.ins(i);
+        let v = self.read(i, &ins.operands[0], &[0], U)?;
+        let z = self.b.u32(0);
+        Ok(self.b.bin(if ins.test_nonzero { B::NotEqual } else { B::Equal }, v, z))
+    }
+
+    /// Lowers a jump; returns whether it is unconditional.
+    fn jump(&mut self, i: usize) -> R<bool> {
+        let ins = self.m.ins(i);
+        let (stmt_kind, conditional) = match ins.opcode {
+            Opcode::BREAK => (0, false),
+            Opcode::BREAKC => (0, true),
+            Opcode::CONTINUE => (1, false),
+            Opcode::CONTINUEC => (1, true),
+            Opcode::RET => (2, false),
+            Opcode::RETC => (2, true),
+            Opcode::DISCARD => (3, true),
+            _ => return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "not a jump")),
+        };
+        let cond = if conditional { Some(self.condition(i)?) } else { None };
+        if cond.is_some() {
+            self.b.open();
+        }
+        match stmt_kind {
+            0 => self.b.stmt(Statement::Break),
+            1 => self.b.stmt(Statement::Continue),
+            2 => {
+                if self.cf_depth > 0 || cond.is_some() {
+                    self.note_nonuniform_exit();
+                }
+                self.ret()
+            }
+            _ => self.b.stmt(Statement::Kill),
+        }
+        if let Some(c) = cond {
+            let accept = self.b.close();
+            self.b.stmt(Statement::If { condition: c, accept, reject: naga::Block::new() });
+            if stmt_kind == 0 || stmt_kind == 1 {
+                self.note_nonuniform_exit();
+            }
+        }
+        Ok(!conditional && stmt_kind != 3)
+    }
+
+    fn note_nonuniform_exit(&mut self) {
+        // Derivatives after a conditional exit are in possibly non-uniform control flow.
+        self.cf_depth_exit = true;
+    }
+
+    // ------------------------------------------------------------------ operands
+
+    /// Reads a source operand: the components of its swizzle selected by `lanes` (positions
+    /// 0–3 of the destination), as a scalar or vector of `want`, with its modifier applied as
+    /// `want`'s operation.
+    pub(crate) fn read(&mut self, i: usize, op: &Operand, lanes: &[u8], want: ScalarKind) -> R<E> {
+        let sw = op.select.swizzle();
+        let comps: Vec<u8> = lanes.iter().map(|&l| sw[l as usize]).collect();
+        let n = comps.len();
+        let v = if op.ty == OperandType::Immediate32 {
+            let vals: Vec<u32> = comps.iter().map(|&c| if op.imm.len() == 1 { op.imm[0] } else { op.imm[c as usize] }).collect();
+            let parts: Vec<E> = vals.iter().map(|&b| self.b.lit_bits(want, b)).collect();
+            let ty = self.ty(want, n);
+            self.b.compose(ty, parts)
+        } else {
+            let (vec4, kind, scalar) = self.load_register(i, op)?;
+            let v = if scalar {
+                // A one-component register: every selected component is that value.
+                self.b.splat(vec4, n)
+            } else {
+                self.b.swizzle(vec4, &comps)
+            };
+            if kind != want {
+                self.b.bitcast(v, want)
+            } else {
+                v
+            }
+        };
+        self.modify(i, v, op.modifier, want)
+    }
+
+    fn modify(&mut self, i: usize, v: E, modifier: Modifier, want: ScalarKind) -> R<E> {
+        Ok(match (modifier, want) {
+            (Modifier::None, _) => v,
+            (Modifier::Neg, F) | (Modifier::Neg, I) => self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: v }),
+            (Modifier::Neg, _) => {
+                // Two's complement negation of raw bits.
+                let s = self.b.bitcast(v, I);
+                let n = self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: s });
+                self.b.bitcast(n, U)
+            }
+            (Modifier::Abs, F) => self.b.math(M::Abs, &[v]),
+            (Modifier::AbsNeg, F) => {
+                let a = self.b.math(M::Abs, &[v]);
+                self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: a })
+            }
+            _ => return Err(refuse_at(self, i, RefusalReason::IntegerAbsModifier, "absolute-value modifier on an integer operand (undefined in D3D)")),
+        })
+    }
+
+    /// Index expression (`u32`) of an operand index.
+    fn index(&mut self, i: usize, idx: &Index) -> R<E> {
+        match idx {
+            Index::Imm(v) => Ok(self.b.u32(*v)),
+            Index::Imm64(v) => Ok(self.b.u32(*v as u32)),
+            Index::Relative { base, reg } => {
+                let r = self.read(i, reg, &[0], U)?;
+                if *base == 0 {
+                    Ok(r)
+                } else {
+                    let b = self.b.u32(*base);
+                    Ok(self.b.bin(B::Add, r, b))
+                }
+            }
+        }
+    }
+
+    /// Bounds-checked element of an array pointer: `select(zero, arr[min(i, n-1)], i < n)`.
+    fn guarded_element(&mut self, i: usize, arr: E, n: u32, idx: &Index, elem_kind: ScalarKind) -> R<E> {
+        match idx {
+            Index::Imm(v) if *v < n => {
+                let p = self.b.expr(Expression::AccessIndex { base: arr, index: *v });
+                Ok(self.b.load(p))
+            }
+            Index::Imm(_) | Index::Imm64(_) => {
+                let ty = self.ty(elem_kind, 4);
+                Ok(self.b.expr(Expression::ZeroValue(ty)))
+            }
+            Index::Relative { .. } => {
+                let ix = self.index(i, idx)?;
+                let last = self.b.u32(n - 1);
+                let clamped = self.b.math(M::Min, &[ix, last]);
+                let p = self.b.expr(Expression::Access { base: arr, index: clamped });
+                let val = self.b.load(p);
+                let nn = self.b.u32(n);
+                let inb = self.b.bin(B::Less, ix, nn);
+                let ty = self.ty(elem_kind, 4);
+                let zero = self.b.expr(Expression::ZeroValue(ty));
+                Ok(self.b.select(inb, val, zero))
+            }
+        }
+    }
+
+    /// Loads the register an operand names, as a `vec4` (or a scalar for one-component
+    /// registers, flagged by the third value), with the register's storage kind.
+    fn load_register(&mut self, i: usize, op: &Operand) -> R<(E, ScalarKind, bool)> {
+        match op.ty {
+            OperandType::Temp => {
+                let r = op.reg() as usize;
+                let p = *self.temps.get(r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("r{r} is not declared")))?;
+                let k = self.storage.temp(r as u32).kind();
+                Ok((self.b.load(p), k, false))
+            }
+            OperandType::Input => {
+                if op.indices.iter().any(Index::is_relative) {
+                    return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "relative indexing of input registers"));
+                }
+                let r = op.reg();
+                let (p, k) = *self.inputs.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("v{r} is not declared")))?;
+                Ok((self.b.load(p), k, false))
+            }
+            OperandType::ConstantBuffer => {
+                let id = op.reg();
+                let (arr, n, st) = *self.cbuffers.get(&id).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("cb{id} is not declared")))?;
+                let idx = if self.m.version.is_sm51() { op.indices.get(2) } else { op.indices.get(1) }
+                    .cloned()
+                    .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "constant-buffer operand without a register index"))?;
+                let v = self.guarded_element(i, arr, n, &idx, st.kind())?;
+                Ok((v, st.kind(), false))
+            }
+            OperandType::ImmediateConstantBuffer => {
+                let (arr, n, st) = self.icb.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "icb without dcl_immediateConstantBuffer"))?;
+                let idx = op.indices.first().cloned().unwrap_or(Index::Imm(0));
+                // A constant array is indexed by value, not through a pointer.
+                let v = match idx {
+                    Index::Imm(v) if v < n => self.b.expr(Expression::AccessIndex { base: arr, index: v }),
+                    Index::Imm(_) | Index::Imm64(_) => {
+                        let ty = self.ty(st.kind(), 4);
+                        self.b.expr(Expression::ZeroValue(ty))
+                    }
+                    Index::Relative { .. } => {
+                        let ix = self.index(i, &idx)?;
+                        let last = self.b.u32(n - 1);
+                        let clamped = self.b.math(M::Min, &[ix, last]);
+                        let val = self.b.expr(Expression::Access { base: arr, index: clamped });
+                        let nn = self.b.u32(n);
+                        let inb = self.b.bin(B::Less, ix, nn);
+                        let ty = self.ty(st.kind(), 4);
+                        let zero = self.b.expr(Expression::ZeroValue(ty));
+                        self.b.select(inb, val, zero)
+                    }
+                };
+                Ok((v, st.kind(), false))
+            }
+            OperandType::IndexableTemp => {
+                let r = op.reg();
+                let (arr, n, st) = *self.indexable.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("x{r} is not declared")))?;
+                let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm(0));
+                let v = self.guarded_element(i, arr, n, &idx, st.kind())?;
+                Ok((v, st.kind(), false))
+            }
+            OperandType::InputCoverageMask => {
+                let e = self.coverage_in.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "vCoverage is not declared"))?;
+                Ok((e, U, true))
+            }
+            other => Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("source register type {other:?}"))),
+        }
+    }
+
+    /// Writes `value` (scalar or vector of `have`, one component per entry of `lanes`) to the
+    /// destination's `lanes`, applying `_sat` for float results.
+    pub(crate) fn write(&mut self, i: usize, op: &Operand, lanes: &[u8], value: E, have: ScalarKind, saturate: bool) -> R<()> {
+        if op.ty == OperandType::Null || lanes.is_empty() {
+            return Ok(());
+        }
+        let value = if saturate && have == F { self.saturate(value, lanes.len()) } else { value };
+        let (ptr, st, scalar) = match op.ty {
+            OperandType::Temp => {
+                let r = op.reg();
+                let p = *self.temps.get(r as usize).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("r{r} is not declared")))?;
+                (p, self.storage.temp(r).kind(), false)
+            }
+            OperandType::Output => {
+                if op.indices.iter().any(Index::is_relative) {
+                    return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "relative indexing of output registers"));
+                }
+                let r = op.reg();
+                let (p, k) = *self.outputs.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("o{r} is not declared")))?;
+                (p, k, false)
+            }
+            OperandType::OutputDepth => (self.depth_out.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oDepth is not declared"))?, F, true),
+            OperandType::OutputCoverageMask => (self.mask_out.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oMask is not declared"))?, U, true),
+            OperandType::IndexableTemp => {
+                let r = op.reg();
+                let (arr, n, st) = *self.indexable.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("x{r} is not declared")))?;
+                let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm(0));
+                let value = if st.kind() != have { self.b.bitcast(value, st.kind()) } else { value };
+                // Out-of-bounds writes are dropped.
+                match idx {
+                    Index::Imm(v) if v < n => {
+                        let p = self.b.expr(Expression::AccessIndex { base: arr, index: v });
+                        self.store_lanes(p, lanes, value);
+                    }
+                    Index::Imm(_) | Index::Imm64(_) => {}
+                    Index::Relative { .. } => {
+                        let ix = self.index(i, &idx)?;
+                        let nn = self.b.u32(n);
+                        let inb = self.b.bin(B::Less, ix, nn);
+                        self.b.open();
+                        let p = self.b.expr(Expression::Access { base: arr, index: ix });
+                        self.store_lanes(p, lanes, value);
+                        let accept = self.b.close();
+                        self.b.stmt(Statement::If { condition: inb, accept, reject: naga::Block::new() });
+                    }
+                }
+                return Ok(());
+            }
+            other => return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("destination register type {other:?}"))),
+        };
+        let value = if st != have { self.b.bitcast(value, st) } else { value };
+        if scalar {
+            let v = if lanes.len() > 1 { self.b.comp(value, 0) } else { value };
+            self.b.store(ptr, v);
+            return Ok(());
+        }
+        self.store_lanes(ptr, lanes, value);
+        Ok(())
+    }
+
+    fn store_lanes(&mut self, ptr: E, lanes: &[u8], value: E) {
+        if lanes == [0, 1, 2, 3] {
+            self.b.store(ptr, value);
+            return;
+        }
+        for (k, &lane) in lanes.iter().enumerate() {
+            let p = self.b.expr(Expression::AccessIndex { base: ptr, index: lane as u32 });
+            let v = if lanes.len() == 1 { value } else { self.b.comp(value, k as u32) };
+            self.b.store(p, v);
+        }
+    }
+
+    /// NaN test on raw bits (WGSL lets implementations assume no NaNs in float compares).
+    fn is_nan(&mut self, v: E, n: usize) -> E {
+        let bits = self.b.bitcast(v, U);
+        let m = self.b.u32(0x7fff_ffff);
+        let m = self.b.splat(m, n);
+        let a = self.b.bin(B::And, bits, m);
+        let inf = self.b.u32(0x7f80_0000);
+        let inf = self.b.splat(inf, n);
+        self.b.bin(B::Greater, a, inf)
+    }
+
+    /// D3D `_sat`: clamp to [0, 1], NaN → 0.
+    fn saturate(&mut self, v: E, n: usize) -> E {
+        let s = self.b.math(M::Saturate, &[v]);
+        let nan = self.is_nan(v, n);
+        let z = self.b.f32(0.0);
+        let z = self.b.splat(z, n);
+        self.b.select(nan, z, s)
+    }
+
+    /// `0xFFFFFFFF` where `cond`, else 0.
+    fn mask_of(&mut self, cond: E, n: usize) -> E {
+        let t = self.b.u32(u32::MAX);
+        let t = self.b.splat(t, n);
+        let f = self.b.u32(0);
+        let f = self.b.splat(f, n);
+        self.b.select(cond, t, f)
+    }
+
+    /// D3D float min/max: a NaN operand yields the other operand.
+    fn min_max(&mut self, fun: M, a: E, b: E, n: usize) -> E {
+        let r = self.b.math(fun, &[a, b]);
+        let an = self.is_nan(a, n);
+        let bn = self.is_nan(b, n);
+        let r = self.b.select(bn, a, r);
+        self.b.select(an, b, r)
+    }
+
+    // ------------------------------------------------------------------ instructions
+
+    fn op(&mut self, i: usize) -> R<()> {
+        let ins: &Instruction = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = ops.first().map(|o| mask_lanes(o.select.mask())).unwrap_or_default();
+        let n = lanes.len().max(1);
+        let sat = ins.saturate;
+        macro_rules! src {
+            ($k:expr, $kind:expr) => {
+                self.read(i, &ops[$k], &lanes, $kind)?
+            };
+        }
+        macro_rules! out {
+            ($v:expr, $kind:expr) => {{
+                let v = $v;
+                self.write(i, &ops[0], &lanes, v, $kind, sat)?
+            }};
+        }
+        match ins.opcode {
+            Opcode::NOP => {}
+            Opcode::MOV => {
+                let kind = if sat || ops[1].modifier != Modifier::None { F } else { self.dst_kind(&ops[0]) };
+                let v = src!(1, kind);
+                out!(v, kind)
+            }
+            Opcode::MOVC => {
+                let kind = if sat || ops[2].modifier != Modifier::None || ops[3].modifier != Modifier::None { F } else { self.dst_kind(&ops[0]) };
+                let c = src!(1, U);
+                let z = self.b.u32(0);
+                let z = self.b.splat(z, n);
+                let cond = self.b.bin(B::NotEqual, c, z);
+                let a = src!(2, kind);
+                let b = src!(3, kind);
+                let v = self.b.select(cond, a, b);
+                out!(v, kind)
+            }
+            Opcode::ADD | Opcode::MUL | Opcode::DIV => {
+                let a = src!(1, F);
+                let b = src!(2, F);
+                let op = match ins.opcode {
+                    Opcode::ADD => B::Add,
+                    Opcode::MUL => B::Multiply,
+                    _ => B::Divide,
+                };
+                let v = self.b.bin(op, a, b);
+                out!(v, F)
+            }
+            Opcode::MAD => {
+                let a = src!(1, F);
+                let b = src!(2, F);
+                let c = src!(3, F);
+                let m = self.b.bin(B::Multiply, a, b);
+                let v = self.b.bin(B::Add, m, c);
+                out!(v, F)
+            }
+            Opcode::MIN | Opcode::MAX => {
+                let a = src!(1, F);
+                let b = src!(2, F);
+                let v = self.min_max(if ins.opcode == Opcode::MIN { M::Min } else { M::Max }, a, b, n);
+                out!(v, F)
+            }
+            Opcode::DP2 | Opcode::DP3 | Opcode::DP4 => {
+                let k = match ins.opcode {
+                    Opcode::DP2 => 2,
+                    Opcode::DP3 => 3,
+                    _ => 4,
+                };
+                let comps: Vec<u8> = (0..k).collect();
+                let a = self.read(i, &ops[1], &comps, F)?;
+                let b = self.read(i, &ops[2], &comps, F)?;
+                let d = self.b.math(M::Dot, &[a, b]);
+                let v = self.b.splat(d, n);
+                out!(v, F)
+            }
+            Opcode::EXP | Opcode::LOG | Opcode::SQRT | Opcode::RSQ | Opcode::FRC | Opcode::ROUND_NE | Opcode::ROUND_NI | Opcode::ROUND_PI | Opcode::ROUND_Z => {
+                let fun = match ins.opcode {
+                    Opcode::EXP => M::Exp2,
+                    Opcode::LOG => M::Log2,
+                    Opcode::SQRT => M::Sqrt,
+                    Opcode::RSQ => M::InverseSqrt,
+                    Opcode::FRC => M::Fract,
+                    Opcode::ROUND_NE => M::Round,
+                    Opcode::ROUND_NI => M::Floor,
+                    Opcode::ROUND_PI => M::Ceil,
+                    _ => M::Trunc,
+                };
+                let a = src!(1, F);
+                let v = self.b.math(fun, &[a]);
+                out!(v, F)
+            }
+            Opcode::RCP => {
+                let a = src!(1, F);
+                let one = self.b.f32(1.0);
+                let one = self.b.splat(one, n);
+                let v = self.b.bin(B::Divide, one, a);
+                out!(v, F)
+            }
+            Opcode::EQ | Opcode::NE | Opcode::LT | Opcode::GE => {
+                let a = src!(1, F);
+                let b = src!(2, F);
+                let op = match ins.opcode {
+                    Opcode::EQ => B::Equal,
+                    Opcode::NE => B::NotEqual,
+                    Opcode::LT => B::Less,
+                    _ => B::GreaterEqual,
+                };
+                let c = self.b.bin(op, a, b);
+                let v = self.mask_of(c, n);
+                out!(v, U)
+            }
+            Opcode::IEQ | Opcode::INE | Opcode::ILT | Opcode::IGE | Opcode::ULT | Opcode::UGE => {
+                let kind = if matches!(ins.opcode, Opcode::ULT | Opcode::UGE) { U } else { I };
+                let a = src!(1, kind);
+                let b = src!(2, kind);
+                let op = match ins.opcode {
+                    Opcode::IEQ => B::Equal,
+                    Opcode::INE => B::NotEqual,
+                    Opcode::ILT | Opcode::ULT => B::Less,
+                    _ => B::GreaterEqual,
+                };
+                let c = self.b.bin(op, a, b);
+                let v = self.mask_of(c, n);
+                out!(v, U)
+            }
+            Opcode::AND | Opcode::OR | Opcode::XOR => {
+                let a = src!(1, U);
+                let b = src!(2, U);
+                let op = match ins.opcode {
+                    Opcode::AND => B::And,
+                    Opcode::OR => B::InclusiveOr,
+                    _ => B::ExclusiveOr,
+                };
+                let v = self.b.bin(op, a, b);
+                out!(v, U)
+            }
+            Opcode::NOT => {
+                let a = src!(1, U);
+                let v = self.b.expr(Expression::Unary { op: UnaryOperator::BitwiseNot, expr: a });
+                out!(v, U)
+            }
+            Opcode::IADD => {
+                let a = src!(1, I);
+                let b = src!(2, I);
+                let v = self.b.bin(B::Add, a, b);
+                out!(v, I)
+            }
+            Opcode::INEG => {
+                let a = src!(1, I);
+                let v = self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: a });
+                out!(v, I)
+            }
+            Opcode::IMAD | Opcode::UMAD => {
+                let kind = if ins.opcode == Opcode::IMAD { I } else { U };
+                let a = src!(1, kind);
+                let b = src!(2, kind);
+                let c = src!(3, kind);
+                let m = self.b.bin(B::Multiply, a, b);
+                let v = self.b.bin(B::Add, m, c);
+                out!(v, kind)
+            }
+            Opcode::IMAX | Opcode::IMIN | Opcode::UMAX | Opcode::UMIN => {
+                let kind = if matches!(ins.opcode, Opcode::IMAX | Opcode::IMIN) { I } else { U };
+                let a = src!(1, kind);
+                let b = src!(2, kind);
+                let fun = if matches!(ins.opcode, Opcode::IMAX | Opcode::UMAX) { M::Max } else { M::Min };
+                let v = self.b.math(fun, &[a, b]);
+                out!(v, kind)
+            }
+            Opcode::ISHL | Opcode::ISHR | Opcode::USHR => {
+                let kind = if ins.opcode == Opcode::USHR { U } else { I };
+                let a = src!(1, kind);
+                let s = src!(2, U);
+                let m31 = self.b.u32(31);
+                let m31 = self.b.splat(m31, n);
+                // D3D uses only the low 5 bits of the shift count.
+                let s = self.b.bin(B::And, s, m31);
+                let op = if ins.opcode == Opcode::ISHL { B::ShiftLeft } else { B::ShiftRight };
+                let v = self.b.bin(op, a, s);
+                out!(v, kind)
+            }
+            Opcode::ITOF | Opcode::UTOF => {
+                let a = src!(1, if ins.opcode == Opcode::ITOF { I } else { U });
+                let v = self.b.convert(a, F);
+                out!(v, F)
+            }
+            Opcode::FTOI | Opcode::FTOU => {
+                let a = src!(1, F);
+                let v = self.float_to_int(a, n, ins.opcode == Opcode::FTOI);
+                out!(v, if ins.opcode == Opcode::FTOI { I } else { U })
+            }
+            Opcode::UDIV => {
+                // dst0 = quotient, dst1 = remainder; a zero divisor gives 0xFFFFFFFF in both.
+                for (d, binop) in [(0usize, B::Divide), (1, B::Modulo)] {
+                    let dl = mask_lanes(ops[d].select.mask());
+                    if ops[d].ty == OperandType::Null || dl.is_empty() {
+                        continue;
+                    }
+                    let nn = dl.len();
+                    let a = self.read(i, &ops[2], &dl, U)?;
+                    let b = self.read(i, &ops[3], &dl, U)?;
+                    let q = self.b.bin(binop, a, b);
+                    let z = self.b.u32(0);
+                    let z = self.b.splat(z, nn);
+                    let isz = self.b.bin(B::Equal, b, z);
+                    let ff = self.b.u32(u32::MAX);
+                    let ff = self.b.splat(ff, nn);
+                    let v = self.b.select(isz, ff, q);
+                    self.write(i, &ops[d], &dl, v, U, false)?;
+                }
+            }
+            Opcode::IMUL | Opcode::UMUL => {
+                if ops[0].ty != OperandType::Null {
+                    return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "the high 32 bits of a 64-bit product (WGSL has no mulhi)"));
+                }
+                let kind = if ins.opcode == Opcode::IMUL { I } else { U };
+                let dl = mask_lanes(ops[1].select.mask());
+                let a = self.read(i, &ops[2], &dl, kind)?;
+                let b = self.read(i, &ops[3], &dl, kind)?;
+                let v = self.b.bin(B::Multiply, a, b);
+                self.write(i, &ops[1], &dl, v, kind, false)?;
+            }
+            Opcode::SINCOS => {
+                for (d, fun) in [(0usize, M::Sin), (1, M::Cos)] {
+                    let dl = mask_lanes(ops[d].select.mask());
+                    if ops[d].ty == OperandType::Null || dl.is_empty() {
+                        continue;
+                    }
+                    let a = self.read(i, &ops[2], &dl, F)?;
+                    let v = self.b.math(fun, &[a]);
+                    self.write(i, &ops[d], &dl, v, F, sat)?;
+                }
+            }
+            Opcode::SWAPC => {
+                // dst0 = cond ? src2 : src1; dst1 = cond ? src1 : src2 (read before writing).
+                let mut writes = Vec::new();
+                for d in 0..2usize {
+                    let dl = mask_lanes(ops[d].select.mask());
+                    if ops[d].ty == OperandType::Null || dl.is_empty() {
+                        continue;
+                    }
+                    let kind = self.dst_kind(&ops[d]);
+                    let nn = dl.len();
+                    let c = self.read(i, &ops[2], &dl, U)?;
+                    let z = self.b.u32(0);
+                    let z = self.b.splat(z, nn);
+                    let cond = self.b.bin(B::NotEqual, c, z);
+                    let a = self.read(i, &ops[3], &dl, kind)?;
+                    let b = self.read(i, &ops[4], &dl, kind)?;
+                    let v = if d == 0 { self.b.select(cond, b, a) } else { self.b.select(cond, a, b) };
+                    writes.push((d, dl, v, kind));
+                }
+                for (d, dl, v, kind) in writes {
+                    self.write(i, &ops[d], &dl, v, kind, false)?;
+                }
+            }
+            Opcode::BFREV | Opcode::COUNTBITS => {
+                let a = src!(1, U);
+                let v = self.b.math(if ins.opcode == Opcode::BFREV { M::ReverseBits } else { M::CountOneBits }, &[a]);
+                out!(v, U)
+            }
+            Opcode::FIRSTBIT_LO => {
+                let a = src!(1, U);
+                let v = self.b.math(M::FirstTrailingBit, &[a]);
+                out!(v, U)
+            }
+            Opcode::FIRSTBIT_HI | Opcode::FIRSTBIT_SHI => {
+                // D3D counts from the most significant bit; WGSL from the least. Neither found
+                // gives 0xFFFFFFFF in both.
+                let kind = if ins.opcode == Opcode::FIRSTBIT_HI { U } else { I };
+                let a = src!(1, kind);
+                let f = self.b.math(M::FirstLeadingBit, &[a]);
+                let f = if kind == I { self.b.bitcast(f, U) } else { f };
+                let t31 = self.b.u32(31);
+                let t31 = self.b.splat(t31, n);
+                let from_msb = self.b.bin(B::Subtract, t31, f);
+                let none = self.b.u32(u32::MAX);
+                let none = self.b.splat(none, n);
+                let missing = self.b.bin(B::Equal, f, none);
+                let v = self.b.select(missing, none, from_msb);
+                out!(v, U)
+            }
+            Opcode::UBFE | Opcode::IBFE => {
+                let kind = if ins.opcode == Opcode::UBFE { U } else { I };
+                let w = src!(1, U);
+                let o = src!(2, U);
+                let x = src!(3, kind);
+                let m31 = self.b.u32(31);
+                let m31 = self.b.splat(m31, n);
+                let w = self.b.bin(B::And, w, m31);
+                let o = self.b.bin(B::And, o, m31);
+                // Per component: WGSL's extractBits takes scalar offset/count.
+                let v = self.per_component(n, |s, k| {
+                    let xk = if n == 1 { x } else { s.b.comp(x, k) };
+                    let ok = if n == 1 { o } else { s.b.comp(o, k) };
+                    let wk = if n == 1 { w } else { s.b.comp(w, k) };
+                    s.b.math(M::ExtractBits, &[xk, ok, wk])
+                }, kind);
+                out!(v, kind)
+            }
+            Opcode::BFI => {
+                let w = src!(1, U);
+                let o = src!(2, U);
+                let ins_bits = src!(3, U);
+                let base = src!(4, U);
+                let m31 = self.b.u32(31);
+                let m31 = self.b.splat(m31, n);
+                let w = self.b.bin(B::And, w, m31);
+                let o = self.b.bin(B::And, o, m31);
+                let v = self.per_component(n, |s, k| {
+                    let pick = |s: &mut Cx<'_, '_>, e: E| if n == 1 { e } else { s.b.comp(e, k) };
+                    let bk = pick(s, base);
+                    let ik = pick(s, ins_bits);
+                    let ok = pick(s, o);
+                    let wk = pick(s, w);
+                    s.b.math(M::InsertBits, &[bk, ik, ok, wk])
+                }, U);
+                out!(v, U)
+            }
+            Opcode::F16TOF32 => {
+                let a = src!(1, U);
+                let v = self.per_component(n, |s, k| {
+                    let ak = if n == 1 { a } else { s.b.comp(a, k) };
+                    let m = s.b.u32(0xffff);
+                    let lo = s.b.bin(B::And, ak, m);
+                    let un = s.b.math(M::Unpack2x16float, &[lo]);
+                    s.b.comp(un, 0)
+                }, F);
+                out!(v, F)
+            }
+            Opcode::F32TOF16 => {
+                let a = src!(1, F);
+                let v = self.per_component(n, |s, k| {
+                    let ak = if n == 1 { a } else { s.b.comp(a, k) };
+                    let z = s.b.f32(0.0);
+                    let ty = s.ty(F, 2);
+                    let pair = s.b.compose(ty, vec![ak, z]);
+                    let p = s.b.math(M::Pack2x16float, &[pair]);
+                    let m = s.b.u32(0xffff);
+                    s.b.bin(B::And, p, m)
+                }, U);
+                out!(v, U)
+            }
+            Opcode::UADDC | Opcode::USUBB => {
+                let dl = mask_lanes(ops[0].select.mask());
+                let a = self.read(i, &ops[2], &dl, U)?;
+                let b = self.read(i, &ops[3], &dl, U)?;
+                let nn = dl.len();
+                let (r, carry) = if ins.opcode == Opcode::UADDC {
+                    let r = self.b.bin(B::Add, a, b);
+                    let c = self.b.bin(B::Less, r, a);
+                    (r, c)
+                } else {
+                    let r = self.b.bin(B::Subtract, a, b);
+                    let c = self.b.bin(B::Less, a, b);
+                    (r, c)
+                };
+                let one = self.b.u32(1);
+                let one = self.b.splat(one, nn);
+                let zero = self.b.u32(0);
+                let zero = self.b.splat(zero, nn);
+                let c = self.b.select(carry, one, zero);
+                self.write(i, &ops[0], &dl, r, U, false)?;
+                let dl1 = mask_lanes(ops[1].select.mask());
+                if dl1 == dl {
+                    self.write(i, &ops[1], &dl1, c, U, false)?;
+                } else if ops[1].ty != OperandType::Null {
+                    return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "carry/borrow destination with a different write mask"));
+                }
+            }
+            Opcode::DERIV_RTX | Opcode::DERIV_RTY | Opcode::DERIV_RTX_COARSE | Opcode::DERIV_RTY_COARSE | Opcode::DERIV_RTX_FINE | Opcode::DERIV_RTY_FINE => {
+                self.require_pixel(i)?;
+                self.note_derivative(i);
+                let (axis, ctrl) = match ins.opcode {
+                    Opcode::DERIV_RTX => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
+                    Opcode::DERIV_RTY => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
+                    Opcode::DERIV_RTX_COARSE => (naga::DerivativeAxis::X, naga::DerivativeControl::Coarse),
+                    Opcode::DERIV_RTY_COARSE => (naga::DerivativeAxis::Y, naga::DerivativeControl::Coarse),
+                    Opcode::DERIV_RTX_FINE => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
+                    _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
+                };
+                let a = src!(1, F);
+                let v = self.b.expr(Expression::Derivative { axis, ctrl, expr: a });
+                out!(v, F)
+            }
+            Opcode::SAMPLE | Opcode::SAMPLE_B | Opcode::SAMPLE_L | Opcode::SAMPLE_D | Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ => self.sample(i)?,
+            Opcode::LD => self.load_texel(i)?,
+            Opcode::RESINFO => self.resinfo(i)?,
+            _ => {
+                return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, format!("`{}` is not translated yet", ins.opcode.name())));
+            }
+        }
+        Ok(())
+    }
+
+    fn require_pixel(&self, i: usize) -> R<()> {
+        if self.m.version.stage != ShaderStage::Pixel {
+            return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "derivatives outside a pixel shader"));
+        }
+        Ok(())
+    }
+
+    fn note_derivative(&mut self, i: usize) {
+        if (self.cf_depth > 0 || self.cf_depth_exit) && self.uniformity_note.is_none() {
+            self.uniformity_note = Some(format!(
+                "instruction {i} (`{}`) computes a derivative inside control flow whose uniformity WGSL cannot prove; D3D defines derivatives there per 2x2 quad",
+                self.m.ins(i).opcode.name()
+            ));
+        }
+    }
+
+    /// Builds a vector from per-component scalars.
+    fn per_component(&mut self, n: usize, mut f: impl FnMut(&mut Self, u32) -> E, kind: ScalarKind) -> E {
+        let parts: Vec<E> = (0..n as u32).map(|k| f(self, k)).collect();
+        let ty = self.ty(kind, n);
+        self.b.compose(ty, parts)
+    }
+
+    /// Storage kind of a destination (the type an untyped move writes in).
+    fn dst_kind(&self, op: &Operand) -> ScalarKind {
+        match op.ty {
+            OperandType::Temp => self.storage.temp(op.reg()).kind(),
+            OperandType::Output => self.outputs.get(&op.reg()).map(|x| x.1).unwrap_or(F),
+            OperandType::IndexableTemp => self.indexable.get(&op.reg()).map(|x| x.2.kind()).unwrap_or(U),
+            OperandType::OutputCoverageMask => U,
+            _ => F,
+        }
+    }
+
+    /// D3D `ftoi`/`ftou`: NaN → 0, values outside the integer range clamp to it.
+    fn float_to_int(&mut self, a: E, n: usize, signed: bool) -> E {
+        let nan = self.is_nan(a, n);
+        if signed {
+            let lo = self.b.f32(-2147483648.0);
+            let lo = self.b.splat(lo, n);
+            let hi = self.b.f32(2147483520.0);
+            let hi = self.b.splat(hi, n);
+            let c = self.b.math(M::Clamp, &[a, lo, hi]);
+            let c = self.b.convert(c, I);
+            let big = self.b.f32(2147483648.0);
+            let big = self.b.splat(big, n);
+            let over = self.b.bin(B::GreaterEqual, a, big);
+            let max = self.b.i32(i32::MAX);
+            let max = self.b.splat(max, n);
+            let c = self.b.select(over, max, c);
+            let z = self.b.i32(0);
+            let z = self.b.splat(z, n);
+            self.b.select(nan, z, c)
+        } else {
+            let lo = self.b.f32(0.0);
+            let lo = self.b.splat(lo, n);
+            let hi = self.b.f32(4294967040.0);
+            let hi = self.b.splat(hi, n);
+            let c = self.b.math(M::Clamp, &[a, lo, hi]);
+            let c = self.b.convert(c, U);
+            let big = self.b.f32(4294967296.0);
+            let big = self.b.splat(big, n);
+            let over = self.b.bin(B::GreaterEqual, a, big);
+            let max = self.b.u32(u32::MAX);
+            let max = self.b.splat(max, n);
+            let c = self.b.select(over, max, c);
+            let z = self.b.u32(0);
+            let z = self.b.splat(z, n);
+            self.b.select(nan, z, c)
+        }
+    }
+
+    fn texture(&self, i: usize, op: &Operand) -> R<Tex> {
+        if op.ty != OperandType::Resource {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{:?} as a texture operand", op.ty)));
+        }
+        self.textures.get(&op.reg()).copied().ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("t{} is not a declared texture", op.reg())))
+    }
+
+    /// Result components in destination order, given the resource operand's swizzle.
+    fn result_swizzle(&mut self, v4: E, res: &Operand, lanes: &[u8]) -> E {
+        let sw = res.select.swizzle();
+        let comps: Vec<u8> = lanes.iter().map(|&l| sw[l as usize]).collect();
+        self.b.swizzle(v4, &comps)
+    }
+
+    /// Splits an address operand into (coordinates, array layer) for a texture.
+    fn coords(&mut self, i: usize, addr: &Operand, tex: &Tex, kind: ScalarKind) -> R<(E, Option<E>)> {
+        let comps: Vec<u8> = (0..tex.coords as u8).collect();
+        let c = self.read(i, addr, &comps, kind)?;
+        let layer = if tex.arrayed {
+            let l = self.read(i, addr, &[tex.coords as u8], kind)?;
+            let l = if kind == F {
+                // D3D rounds the array coordinate to the nearest integer.
+                let r = self.b.math(M::Round, &[l]);
+                let z = self.b.f32(0.0);
+                let r = self.b.math(M::Max, &[r, z]);
+                self.b.convert(r, U)
+            } else {
+                self.b.bitcast(l, U)
+            };
+            Some(l)
+        } else {
+            None
+        };
+        Ok((c, layer))
+    }
+
+    fn offset_expr(&mut self, ins: &Instruction, tex: &Tex) -> Option<E> {
+        let o = ins.texel_offset?;
+        if o == [0, 0, 0] {
+            return None;
+        }
+        let n = match tex.dim {
+            ImageDimension::D1 => 1,
+            ImageDimension::D2 => 2,
+            _ => 3,
+        };
+        let parts: Vec<E> = o[..n].iter().map(|&v| self.b.i32(v as i32)).collect();
+        let ty = self.ty(I, n);
+        Some(self.b.compose(ty, parts))
+    }
+
+    fn sample(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let tex = self.texture(i, &ops[2])?;
+        if tex.multi {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "sampling a multisampled texture"));
+        }
+        let compare = matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ);
+        let sampler = *self
+            .samplers
+            .get(&(ops[3].reg(), compare))
+            .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("s{} is not a declared sampler", ops[3].reg())))?;
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, F)?;
+        let offset = self.offset_expr(ins, &tex);
+        if offset.is_some() && tex.dim == ImageDimension::Cube {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "texel offsets on cube textures"));
+        }
+        let stage_pixel = self.m.version.stage == ShaderStage::Pixel;
+        let level = match ins.opcode {
+            Opcode::SAMPLE | Opcode::SAMPLE_C => {
+                if !stage_pixel {
+                    return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "implicit-LOD sampling outside a pixel shader"));
+                }
+                self.note_derivative(i);
+                SampleLevel::Auto
+            }
+            Opcode::SAMPLE_B => {
+                if !stage_pixel {
+                    return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "biased sampling outside a pixel shader"));
+                }
+                self.note_derivative(i);
+                let b = self.read(i, &ops[4], &[0], F)?;
+                SampleLevel::Bias(b)
+            }
+            Opcode::SAMPLE_L => {
+                let l = self.read(i, &ops[4], &[0], F)?;
+                SampleLevel::Exact(l)
+            }
+            Opcode::SAMPLE_D => {
+                let n = match tex.dim {
+                    ImageDimension::D1 => 1,
+                    ImageDimension::D2 => 2,
+                    _ => 3,
+                };
+                let comps: Vec<u8> = (0..n).collect();
+                let x = self.read(i, &ops[4], &comps, F)?;
+                let y = self.read(i, &ops[5], &comps, F)?;
+                SampleLevel::Gradient { x, y }
+            }
+            _ => SampleLevel::Zero,
+        };
+        if tex.depth && !compare && !matches!(level, SampleLevel::Auto) {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "a texture used for comparison sampling is a WGSL depth texture, which has no biased, gradient or fractional-LOD sampling"));
+        }
+        if tex.dim == ImageDimension::D1 && !matches!(level, SampleLevel::Auto) {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "1D textures can only be sampled with implicit LOD in WGSL"));
+        }
+        let depth_ref = if compare { Some(self.read(i, &ops[4], &[0], F)?) } else { None };
+        let v = self.b.expr(Expression::ImageSample {
+            image: tex.expr,
+            sampler,
+            gather: None,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let v4 = if compare || tex.depth {
+            // Depth results are one float; D3D returns (d, 0, 0, 1) for a one-channel format and
+            // the comparison result in every lane of a comparison.
+            if compare {
+                self.b.splat(v, 4)
+            } else {
+                let z = self.b.f32(0.0);
+                let one = self.b.f32(1.0);
+                let ty = self.ty(F, 4);
+                self.b.compose(ty, vec![v, z, z, one])
+            }
+        } else {
+            v
+        };
+        let kind = if compare { F } else { tex.kind };
+        let r = self.result_swizzle(v4, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
+    }
+
+    /// `ld`: integer texel coordinates and mip level (address `.w`), zero when out of bounds.
+    fn load_texel(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let tex = self.texture(i, &ops[2])?;
+        if tex.multi || tex.depth || tex.dim == ImageDimension::Cube {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "ld from this texture kind"));
+        }
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, U)?;
+        let level = self.read(i, &ops[1], &[3], U)?;
+        if ins.texel_offset.is_some_and(|o| o != [0, 0, 0]) {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "ld with an immediate offset"));
+        }
+        // Bounds: level < numLevels, coordinates < size(level), layer < numLayers.
+        let levels = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLevels });
+        let lvl_ok = self.b.bin(B::Less, level, levels);
+        let last_level = self.b.u32(1);
+        let last_level = self.b.bin(B::Subtract, levels, last_level);
+        let safe_level = self.b.math(M::Min, &[level, last_level]);
+        let size = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: Some(safe_level) } });
+        let inside = self.b.bin(B::Less, coordinate, size);
+        let inside = if tex.coords == 1 { inside } else { self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: inside }) };
+        let mut ok = self.b.bin(B::LogicalAnd, lvl_ok, inside);
+        let one = self.b.u32(1);
+        let ones = self.b.splat(one, tex.coords);
+        let max_c = self.b.bin(B::Subtract, size, ones);
+        let safe_c = self.b.math(M::Min, &[coordinate, max_c]);
+        let safe_layer = if let Some(l) = array_index {
+            let layers = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLayers });
+            let lok = self.b.bin(B::Less, l, layers);
+            ok = self.b.bin(B::LogicalAnd, ok, lok);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, layers, one);
+            Some(self.b.math(M::Min, &[l, last]))
+        } else {
+            None
+        };
+        let v = self.b.expr(Expression::ImageLoad { image: tex.expr, coordinate: safe_c, array_index: safe_layer, sample: None, level: Some(safe_level) });
+        let ty = self.ty(tex.kind, 4);
+        let zero = self.b.expr(Expression::ZeroValue(ty));
+        let v = self.b.select(ok, v, zero);
+        let r = self.result_swizzle(v, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, tex.kind, false)
+    }
+
+    /// `resinfo`: (width, height, depth or array size, mip count) of mip `src0`; zero for the
+    /// size of a missing mip, the mip count always.
+    fn resinfo(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let tex = self.texture(i, &ops[2])?;
+        let level = self.read(i, &ops[1], &[0], U)?;
+        let levels = if tex.multi {
+            self.b.u32(1)
+        } else {
+            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLevels })
+        };
+        let ok = self.b.bin(B::Less, level, levels);
+        let one = self.b.u32(1);
+        let last = self.b.bin(B::Subtract, levels, one);
+        let safe = self.b.math(M::Min, &[level, last]);
+        let size = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: if tex.multi { None } else { Some(safe) } } });
+        let zero = self.b.u32(0);
+        let mut c = Vec::new();
+        let dims = match tex.dim {
+            ImageDimension::D1 => 1,
+            ImageDimension::D2 | ImageDimension::Cube => 2,
+            ImageDimension::D3 => 3,
+        };
+        for k in 0..dims {
+            c.push(if dims == 1 { size } else { self.b.comp(size, k) });
+        }
+        if tex.arrayed {
+            let layers = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLayers });
+            c.push(layers);
+        }
+        while c.len() < 3 {
+            c.push(zero);
+        }
+        let ty3 = self.ty(U, 3);
+        let xyz = self.b.compose(ty3, c);
+        let z3 = self.b.splat(zero, 3);
+        let xyz = self.b.select(ok, xyz, z3);
+        let ty4 = self.ty(U, 4);
+        let x = self.b.comp(xyz, 0);
+        let y = self.b.comp(xyz, 1);
+        let z = self.b.comp(xyz, 2);
+        let v = self.b.compose(ty4, vec![x, y, z, levels]);
+        let (v, kind) = match ins.control & 3 {
+            2 => (v, U),
+            mode => {
+                let f = self.b.convert(v, F);
+                if mode == 1 {
+                    // rcpFloat: reciprocal of the sizes, the mip count stays.
+                    let one = self.b.f32(1.0);
+                    let ones = self.b.splat(one, 4);
+                    let r = self.b.bin(B::Divide, ones, f);
+                    let ty = self.ty(F, 4);
+                    let rx = self.b.comp(r, 0);
+                    let ry = self.b.comp(r, 1);
+                    let rz = self.b.comp(r, 2);
+                    let lw = self.b.comp(f, 3);
+                    (self.b.compose(ty, vec![rx, ry, rz, lw]), F)
+                } else {
+                    (f, F)
+                }
+            }
+        };
+        let r = self.result_swizzle(v, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
+    }
+}
+
+#[allow(dead_code)]
+fn _unused(_: ComponentSelect, _: Storage) {}
