@@ -202,11 +202,8 @@ pub fn checksum_of(container: &[u8]) -> [u8; 16] {
     let bits = (data.len() as u32).wrapping_mul(8);
     let mut state: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
     let full = data.len() / 64;
-    let mut blocks: Vec<[u8; 64]> = Vec::with_capacity(full + 2);
-    for c in data.chunks_exact(64) {
-        let mut b = [0u8; 64];
-        b.copy_from_slice(c);
-        blocks.push(b);
+    for block in data.chunks_exact(64) {
+        md5_compress(&mut state, block);
     }
     let rest = &data[full * 64..];
     let tail = ((bits >> 2) | 1).to_le_bytes();
@@ -214,21 +211,18 @@ pub fn checksum_of(container: &[u8]) -> [u8; 16] {
         let mut b = [0u8; 64];
         b[..rest.len()].copy_from_slice(rest);
         b[rest.len()] = 0x80;
-        blocks.push(b);
+        md5_compress(&mut state, &b);
         let mut last = [0u8; 64];
         last[0..4].copy_from_slice(&bits.to_le_bytes());
         last[60..64].copy_from_slice(&tail);
-        blocks.push(last);
+        md5_compress(&mut state, &last);
     } else {
         let mut b = [0u8; 64];
         b[0..4].copy_from_slice(&bits.to_le_bytes());
         b[4..4 + rest.len()].copy_from_slice(rest);
         b[4 + rest.len()] = 0x80;
         b[60..64].copy_from_slice(&tail);
-        blocks.push(b);
-    }
-    for b in &blocks {
-        md5_compress(&mut state, b);
+        md5_compress(&mut state, &b);
     }
     let mut out = [0u8; 16];
     for (i, w) in state.iter().enumerate() {
@@ -246,8 +240,8 @@ pub fn fix_checksum(container: &mut [u8]) {
     }
 }
 
-/// MD5's compression function (RFC 1321 §3.4) over one 64-byte block.
-fn md5_compress(state: &mut [u32; 4], block: &[u8; 64]) {
+/// MD5's compression function (RFC 1321 §3.4) over one 64-byte block (`block.len() == 64`).
+fn md5_compress(state: &mut [u32; 4], block: &[u8]) {
     const S: [u32; 64] = [
         7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5,
         9, 14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10,
@@ -267,32 +261,40 @@ fn md5_compress(state: &mut [u32; 4], block: &[u8; 64]) {
         0xeb86d391,
     ];
     let mut m = [0u32; 16];
-    for (i, w) in m.iter_mut().enumerate() {
-        *w = u32::from_le_bytes([
-            block[4 * i],
-            block[4 * i + 1],
-            block[4 * i + 2],
-            block[4 * i + 3],
-        ]);
+    for (w, b) in m.iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
     }
+    #[inline(always)]
+    fn step(f: u32, a: u32, b: u32, m: u32, k: u32, s: u32) -> u32 {
+        b.wrapping_add(
+            a.wrapping_add(f)
+                .wrapping_add(k)
+                .wrapping_add(m)
+                .rotate_left(s),
+        )
+    }
+    let f = |b: u32, c: u32, d: u32| d ^ (b & (c ^ d));
+    let g = |b: u32, c: u32, d: u32| c ^ (d & (b ^ c));
+    let h = |b: u32, c: u32, d: u32| b ^ c ^ d;
+    let ii = |b: u32, c: u32, d: u32| c ^ (b | !d);
     let [mut a, mut b, mut c, mut d] = *state;
-    for i in 0..64 {
-        let (f, g) = match i / 16 {
-            0 => ((b & c) | (!b & d), i),
-            1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-            2 => (b ^ c ^ d, (3 * i + 5) % 16),
-            _ => (c ^ (b | !d), (7 * i) % 16),
+    // Four steps per iteration rotate the roles of a, b, c, d back to where they started.
+    macro_rules! round {
+        ($fun:ident, $first:expr, $index:expr) => {
+            let mut i = $first;
+            while i < $first + 16 {
+                a = step($fun(b, c, d), a, b, m[$index(i)], K[i], S[i]);
+                d = step($fun(a, b, c), d, a, m[$index(i + 1)], K[i + 1], S[i + 1]);
+                c = step($fun(d, a, b), c, d, m[$index(i + 2)], K[i + 2], S[i + 2]);
+                b = step($fun(c, d, a), b, c, m[$index(i + 3)], K[i + 3], S[i + 3]);
+                i += 4;
+            }
         };
-        let rotated = a
-            .wrapping_add(f)
-            .wrapping_add(K[i])
-            .wrapping_add(m[g])
-            .rotate_left(S[i]);
-        a = d;
-        d = c;
-        c = b;
-        b = b.wrapping_add(rotated);
     }
+    round!(f, 0, |i: usize| i);
+    round!(g, 16, |i: usize| (5 * i + 1) % 16);
+    round!(h, 32, |i: usize| (3 * i + 5) % 16);
+    round!(ii, 48, |i: usize| (7 * i) % 16);
     state[0] = state[0].wrapping_add(a);
     state[1] = state[1].wrapping_add(b);
     state[2] = state[2].wrapping_add(c);

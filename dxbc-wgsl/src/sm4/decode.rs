@@ -4,7 +4,7 @@
 //! allocated from it; errors name the byte offset from the start of the container.
 
 use super::opcodes::{Form, Opcode};
-use super::operand::{ComponentSelect, Index, Modifier, Operand, OperandType};
+use super::operand::{ComponentSelect, Immediates, Index, Indices, Modifier, Operand, OperandType};
 use super::{ShaderStage, ShaderVersion};
 use crate::container::Chunk;
 use crate::error::{ReadError, ReadResult};
@@ -114,8 +114,9 @@ pub fn decode_program(chunk: &Chunk<'_>) -> ReadResult<Program> {
         ));
     }
     let mut r = Reader { words: &words[..declared], pos: 2, base: chunk.offset };
-    // Upper bound on instruction count: each takes at least one word.
-    let mut instructions = Vec::with_capacity((declared - 2).min(1 << 16));
+    // Estimate: instructions average more than four words (each takes at least one, so the
+    // vector never holds more than the words present).
+    let mut instructions = Vec::with_capacity((declared - 2) / 4 + 1);
     while r.pos < declared {
         instructions.push(decode_instruction(&mut r, &version)?);
     }
@@ -215,6 +216,7 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
             }
         }
         Form::Decl { operands, ret, dwords, dwords51 } => {
+            ins.operands.reserve(operands as usize);
             for _ in 0..operands {
                 ins.operands.push(decode_operand(r, end)?);
             }
@@ -224,6 +226,7 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
                 ins.return_type = Some([c(0), c(1), c(2), c(3)]);
             }
             let n = dwords as usize + if version.is_sm51() { dwords51 as usize } else { 0 };
+            ins.values.reserve(n.min(end - r.pos));
             for _ in 0..n {
                 ins.values.push(r.next(end, "declaration value")?);
             }
@@ -285,11 +288,11 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
         ty,
         raw_type,
         select,
-        indices: Vec::new(),
+        indices: Indices::new(),
         modifier: Modifier::None,
         min_precision: 0,
         nonuniform: false,
-        imm: Vec::new(),
+        imm: Immediates::new(),
     };
     let mut extended = token & 0x8000_0000 != 0;
     while extended {
@@ -327,7 +330,8 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
             };
             let n = if ty == OperandType::Immediate64 && select == ComponentSelect::Scalar { 2 } else { n };
             for _ in 0..n {
-                op.imm.push(r.next(end, "immediate value")?);
+                // At most 4 words: `n` is 0, 1, 2 or 4.
+                let _ = op.imm.try_push(r.next(end, "immediate value")?);
             }
             return Ok(op);
         }
@@ -353,12 +357,16 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
             4 => {
                 let hi = r.next(end, "operand index")? as u64;
                 let lo = r.next(end, "operand index")? as u64;
+                if depth >= 2 {
+                    return Err(ReadError::malformed("operand index", r.offset_of(r.pos), "relative indices nested more than two deep"));
+                }
                 let reg = decode_operand_depth(r, end, depth + 1)?;
                 Index::Relative { base: ((hi << 32) | lo) as u32, reg: Box::new(reg) }
             }
             _ => return Err(ReadError::malformed("operand token", at, format!("index representation {rep} is not defined"))),
         };
-        op.indices.push(idx);
+        // At most 3 indices: `dims` is a 2-bit field.
+        let _ = op.indices.try_push(idx);
     }
     Ok(op)
 }

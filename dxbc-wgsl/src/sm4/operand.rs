@@ -152,6 +152,111 @@ impl Index {
     }
 }
 
+impl Default for Index {
+    fn default() -> Self {
+        Index::Imm(0)
+    }
+}
+
+/// A vector of at most `N` items stored inline (operands have at most 3 indices and 4
+/// immediate words, and decoding them must not allocate). Dereferences to a slice, so
+/// `ops.indices[0]`, `.len()`, `.iter()`, `.first()`, `.get(i)` work as on a `Vec`.
+#[derive(Clone)]
+pub struct InlineVec<T, const N: usize> {
+    items: [T; N],
+    len: u8,
+}
+
+/// The indices of an operand (0–3).
+pub type Indices = InlineVec<Index, 3>;
+/// The immediate words of an operand (0–4).
+pub type Immediates = InlineVec<u32, 4>;
+
+impl<T: Default, const N: usize> InlineVec<T, N> {
+    /// An empty vector.
+    pub fn new() -> Self {
+        InlineVec { items: std::array::from_fn(|_| T::default()), len: 0 }
+    }
+}
+
+impl<T, const N: usize> InlineVec<T, N> {
+    /// Appends an item; gives it back when all `N` places are taken.
+    pub fn try_push(&mut self, item: T) -> Result<(), T> {
+        match self.items.get_mut(self.len as usize) {
+            Some(slot) => {
+                *slot = item;
+                self.len += 1;
+                Ok(())
+            }
+            None => Err(item),
+        }
+    }
+    /// The capacity `N`.
+    pub const CAPACITY: usize = N;
+}
+
+impl<T: Default, const N: usize> Default for InlineVec<T, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T, const N: usize> std::ops::Deref for InlineVec<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<T, const N: usize> std::ops::DerefMut for InlineVec<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq for InlineVec<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: std::fmt::Debug, const N: usize> std::fmt::Debug for InlineVec<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a InlineVec<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Collects at most `N` items.
+///
+/// # Panics
+/// When the iterator yields more than `N` items (a programming error: operands never have more
+/// than 3 indices or 4 immediate words).
+impl<T: Default, const N: usize> FromIterator<T> for InlineVec<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut v = Self::new();
+        for item in iter {
+            assert!(v.try_push(item).is_ok(), "InlineVec: more than {N} items");
+        }
+        v
+    }
+}
+
+impl<T: Default, const N: usize> From<Vec<T>> for InlineVec<T, N> {
+    /// # Panics
+    /// When the vector holds more than `N` items.
+    fn from(v: Vec<T>) -> Self {
+        v.into_iter().collect()
+    }
+}
+
 /// A decoded operand.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operand {
@@ -161,16 +266,17 @@ pub struct Operand {
     pub raw_type: u32,
     /// Component selection.
     pub select: ComponentSelect,
-    /// Indices (0–3).
-    pub indices: Vec<Index>,
+    /// Indices (0–3), stored inline.
+    pub indices: Indices,
     /// Source modifier.
     pub modifier: Modifier,
     /// Minimum precision (extended operand token bits 14–16; 0 = default).
     pub min_precision: u8,
     /// `nonuniform` (SM5.1 resource indexing).
     pub nonuniform: bool,
-    /// Immediate values: 1 or 4 words for `Immediate32`, 2 or 4 words (pairs) for `Immediate64`.
-    pub imm: Vec<u32>,
+    /// Immediate values: 1 or 4 words for `Immediate32`, 2 or 4 words (pairs) for `Immediate64`;
+    /// stored inline.
+    pub imm: Immediates,
 }
 
 impl Operand {
