@@ -156,8 +156,8 @@ impl BasicParams {
         ]);
         let world_normal = normalize(pin.normal_ws);
         let light = self.compute_lights(eye_vector, world_normal, 3);
-        for c in 0..3 {
-            color[c] *= light.diffuse[c];
+        for (channel, light_diffuse) in color.iter_mut().zip(light.diffuse) {
+            *channel *= light_diffuse;
         }
         self.add_specular(&mut color, light.specular);
         self.apply_fog(&mut color, pin.position_ws[3]);
