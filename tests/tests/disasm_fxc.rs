@@ -6,7 +6,7 @@
 //! signature chunks, column by column.
 
 use dxbc_wgsl::chunks::signature::Signature;
-use dxbc_wgsl::sm4::disasm::{disassemble, signature_fields, SignatureFields};
+use dxbc_wgsl::sm4::disasm::{disassemble, signature_fields, signature_table, SignatureFields};
 use dxbc_wgsl::{ReadOptions, Shader};
 use dxbc_wgsl_tests::corpus_dir;
 use std::path::{Path, PathBuf};
@@ -274,6 +274,30 @@ fn listing_signature(listing: &str, title: &str) -> Option<Vec<SignatureFields>>
     Some(rows)
 }
 
+/// The table's text as printed (header, dash line and rows, without `// ` and trailing blanks).
+fn listing_table_text(listing: &str, title: &str) -> Vec<String> {
+    let mut lines = listing
+        .lines()
+        .skip_while(|l| l.trim() != format!("// {title}:"));
+    let mut out = Vec::new();
+    for l in lines.by_ref().skip(1) {
+        if l.starts_with("// Name") {
+            out.push(l[3..].trim_end().to_string());
+            break;
+        }
+    }
+    for l in lines {
+        let Some(row) = l.strip_prefix("// ") else {
+            break;
+        };
+        if row.trim().is_empty() {
+            break;
+        }
+        out.push(row.trim_end().to_string());
+    }
+    out
+}
+
 fn compare_signature(
     path: &Path,
     listing: &str,
@@ -305,6 +329,23 @@ fn compare_signature(
         })
         .collect();
     let mut ok = true;
+    if !sig.elements.is_empty() {
+        // The whole table, character for character (up to trailing blanks).
+        let text: Vec<String> = signature_table(sig, is_output)
+            .lines()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        let listed = listing_table_text(listing, title);
+        if text != listed {
+            ok = false;
+            out.push(Mismatch {
+                file: path.display().to_string(),
+                line: 0,
+                expected: format!("{title} table:\n{}", listed.join("\n")),
+                got: text.join("\n"),
+            });
+        }
+    }
     for i in 0..expected.len().max(got.len()) {
         if expected.get(i) != got.get(i) {
             ok = false;
