@@ -2,6 +2,7 @@
 //! translated to WGSL by dxbc-wgsl at build time.
 
 pub mod gpu;
+pub mod lighting;
 pub mod math;
 pub mod mesh;
 pub mod target;

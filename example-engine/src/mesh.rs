@@ -120,3 +120,91 @@ mod tests {
         assert_eq!(std::mem::size_of::<Vertex>(), 32);
     }
 }
+
+/// A vertex layout's attribute format that [`pack_vertices`] cannot fill from `f32` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("vertex attribute at location {location} has format {format:?}; only Float32, Float32x2, Float32x3 and Float32x4 are packed")]
+pub struct UnsupportedVertexFormat {
+    pub location: u32,
+    pub format: wgpu::VertexFormat,
+}
+
+/// Packs `count` vertices into the bytes `layout` describes, whatever order, offsets and
+/// component counts it uses: `value(vertex, location)` gives the attribute at a shader location
+/// as four floats, of which the format keeps the first 1 to 4.
+pub fn pack_vertices(
+    layout: &wgpu::VertexBufferLayout<'_>,
+    count: usize,
+    value: impl Fn(usize, u32) -> [f32; 4],
+) -> Result<Vec<u8>, UnsupportedVertexFormat> {
+    let stride = layout.array_stride as usize;
+    let mut bytes = vec![0u8; stride * count];
+    for attribute in layout.attributes {
+        let components = match attribute.format {
+            wgpu::VertexFormat::Float32 => 1,
+            wgpu::VertexFormat::Float32x2 => 2,
+            wgpu::VertexFormat::Float32x3 => 3,
+            wgpu::VertexFormat::Float32x4 => 4,
+            format => {
+                return Err(UnsupportedVertexFormat {
+                    location: attribute.shader_location,
+                    format,
+                })
+            }
+        };
+        for v in 0..count {
+            let data = value(v, attribute.shader_location);
+            let start = v * stride + attribute.offset as usize;
+            bytes[start..start + 4 * components]
+                .copy_from_slice(bytemuck::cast_slice(&data[..components]));
+        }
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod pack_tests {
+    use super::*;
+
+    #[test]
+    fn packs_by_location_offset_and_format() {
+        let attributes = [
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x2,
+                offset: 12,
+                shader_location: 0,
+            },
+            wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x3,
+                offset: 0,
+                shader_location: 2,
+            },
+        ];
+        let layout = wgpu::VertexBufferLayout {
+            array_stride: 20,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &attributes,
+        };
+        let bytes = pack_vertices(&layout, 2, |v, loc| {
+            let base = (v * 10 + loc as usize) as f32;
+            [base, base + 0.5, base + 0.25, 99.0]
+        })
+        .unwrap();
+        let floats: &[f32] = bytemuck::cast_slice(&bytes);
+        assert_eq!(
+            floats,
+            &[2.0, 2.5, 2.25, 0.0, 0.5, 12.0, 12.5, 12.25, 10.0, 10.5]
+        );
+        let bad = [wgpu::VertexAttribute {
+            format: wgpu::VertexFormat::Unorm8x4,
+            offset: 0,
+            shader_location: 3,
+        }];
+        let layout = wgpu::VertexBufferLayout {
+            array_stride: 4,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &bad,
+        };
+        assert!(pack_vertices(&layout, 1, |_, _| [0.0; 4]).is_err());
+    }
+}

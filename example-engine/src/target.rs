@@ -8,6 +8,17 @@ pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Format of the depth buffer.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// The depth state every pipeline drawing into a [`Target`] uses: nearer (less) passes, writes on.
+pub fn depth_stencil_state() -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(true),
+        depth_compare: Some(wgpu::CompareFunction::Less),
+        stencil: wgpu::StencilState::default(),
+        bias: wgpu::DepthBiasState::default(),
+    }
+}
+
 /// An RGBA8 image read back from the GPU, rows top to bottom, without padding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Image {
