@@ -513,6 +513,12 @@ impl InputBinding {
     pub fn components(&self) -> u32 {
         ((self.flags >> 2) & 3) + 1
     }
+
+    /// The range ID the program's declarations use for this binding: the stored ID for SM5.1,
+    /// the bind point before (as D3D12's reflection reports it).
+    pub fn range_id(&self) -> u32 {
+        self.id.unwrap_or(self.bind_point)
+    }
 }
 
 /// A whole-chunk parser state: the chunk bytes, whether the SM5 records are used, and the
