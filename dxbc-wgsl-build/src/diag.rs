@@ -32,7 +32,12 @@ impl Diagnostic {
     }
 
     /// A diagnostic at the start of `span`.
-    pub fn span(file: &Path, source: &str, span: &Range<usize>, message: impl Into<String>) -> Self {
+    pub fn span(
+        file: &Path,
+        source: &str,
+        span: &Range<usize>,
+        message: impl Into<String>,
+    ) -> Self {
         Self::at(file, source, span.start, message)
     }
 

@@ -12,11 +12,14 @@
 //! - [`builder`]: [`Builder`], incremental and cached, for `build.rs`.
 #![warn(missing_docs)]
 
+pub mod codegen;
+pub mod compile;
 pub mod diag;
 pub mod effect;
 pub mod stage;
 pub mod vertex;
 
+pub use codegen::generate;
 pub use diag::{Diagnostic, Diagnostics};
 pub use effect::Effect;
 pub use stage::StageInfo;

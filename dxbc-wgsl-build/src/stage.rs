@@ -210,7 +210,9 @@ impl BindingKind {
     /// Short description for messages and docs.
     pub fn describe(&self) -> String {
         match self {
-            BindingKind::UniformBuffer { size_bytes } => format!("constant buffer of {size_bytes} bytes"),
+            BindingKind::UniformBuffer { size_bytes } => {
+                format!("constant buffer of {size_bytes} bytes")
+            }
             BindingKind::Sampler { comparison: false } => "sampler".into(),
             BindingKind::Sampler { comparison: true } => "comparison sampler".into(),
             BindingKind::Texture {
@@ -230,7 +232,9 @@ impl BindingKind {
             ),
             BindingKind::StorageBuffer { read_only: true } => "read-only storage buffer".into(),
             BindingKind::StorageBuffer { read_only: false } => "read-write storage buffer".into(),
-            BindingKind::StorageTexture { dimension, format } => format!("storage texture {dimension} {format}"),
+            BindingKind::StorageTexture { dimension, format } => {
+                format!("storage texture {dimension} {format}")
+            }
         }
     }
 }
@@ -265,9 +269,11 @@ impl StageInfo {
             group: b.group,
             binding: b.binding,
             kind: match &b.kind {
-                dxbc_wgsl::ResourceKind::UniformBuffer { size_bytes } => BindingKind::UniformBuffer {
-                    size_bytes: *size_bytes,
-                },
+                dxbc_wgsl::ResourceKind::UniformBuffer { size_bytes } => {
+                    BindingKind::UniformBuffer {
+                        size_bytes: *size_bytes,
+                    }
+                }
                 dxbc_wgsl::ResourceKind::Sampler { comparison } => BindingKind::Sampler {
                     comparison: *comparison,
                 },
@@ -279,20 +285,26 @@ impl StageInfo {
                     dimension: dimension.to_string(),
                     sample: match sample {
                         dxbc_wgsl::bindings::TextureSample::Float => SampleType::Float,
-                        dxbc_wgsl::bindings::TextureSample::UnfilterableFloat => SampleType::UnfilterableFloat,
+                        dxbc_wgsl::bindings::TextureSample::UnfilterableFloat => {
+                            SampleType::UnfilterableFloat
+                        }
                         dxbc_wgsl::bindings::TextureSample::Sint => SampleType::Sint,
                         dxbc_wgsl::bindings::TextureSample::Uint => SampleType::Uint,
                         dxbc_wgsl::bindings::TextureSample::Depth => SampleType::Depth,
                     },
                     multisampled: *multisampled,
                 },
-                dxbc_wgsl::ResourceKind::StorageBuffer { read_only } => BindingKind::StorageBuffer {
-                    read_only: *read_only,
-                },
-                dxbc_wgsl::ResourceKind::StorageTexture { dimension, format } => BindingKind::StorageTexture {
-                    dimension: dimension.to_string(),
-                    format: format.to_string(),
-                },
+                dxbc_wgsl::ResourceKind::StorageBuffer { read_only } => {
+                    BindingKind::StorageBuffer {
+                        read_only: *read_only,
+                    }
+                }
+                dxbc_wgsl::ResourceKind::StorageTexture { dimension, format } => {
+                    BindingKind::StorageTexture {
+                        dimension: dimension.to_string(),
+                        format: format.to_string(),
+                    }
+                }
             },
             name: b.name.clone(),
         };

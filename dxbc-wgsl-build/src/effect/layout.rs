@@ -139,13 +139,19 @@ impl HlslType {
         let (base, array) = match rest.find('[') {
             Some(open) => {
                 let Some(inner) = rest[open + 1..].strip_suffix(']') else {
-                    return Err(TypeError(format!("`{text}`: expected `]` at the end of the array suffix")));
+                    return Err(TypeError(format!(
+                        "`{text}`: expected `]` at the end of the array suffix"
+                    )));
                 };
                 let n: u32 = inner.trim().parse().map_err(|_| {
-                    TypeError(format!("`{text}`: array length `{inner}` is not a positive integer"))
+                    TypeError(format!(
+                        "`{text}`: array length `{inner}` is not a positive integer"
+                    ))
                 })?;
                 if n == 0 {
-                    return Err(TypeError(format!("`{text}`: array length must be at least 1")));
+                    return Err(TypeError(format!(
+                        "`{text}`: array length must be at least 1"
+                    )));
                 }
                 (rest[..open].trim_end(), Some(n))
             }
@@ -193,9 +199,15 @@ impl HlslType {
             Shape::Vector(digit(dims)?)
         };
         if packing.is_some() && !matches!(shape, Shape::Matrix { .. }) {
-            return Err(TypeError(format!("`{text}`: row_major/column_major applies to matrices only")));
+            return Err(TypeError(format!(
+                "`{text}`: row_major/column_major applies to matrices only"
+            )));
         }
-        Ok(HlslType { scalar, shape, array })
+        Ok(HlslType {
+            scalar,
+            shape,
+            array,
+        })
     }
 
     /// Sets the packing of a matrix type (no effect on other types).
@@ -273,7 +285,11 @@ pub fn parse_offset(text: &str) -> Result<u32, String> {
         Some("y") | Some("g") => 1,
         Some("z") | Some("b") => 2,
         Some("w") | Some("a") => 3,
-        Some(c) => return Err(format!("offset `{text}`: component `{c}` is not one of x, y, z, w")),
+        Some(c) => {
+            return Err(format!(
+                "offset `{text}`: component `{c}` is not one of x, y, z, w"
+            ))
+        }
     };
     reg.checked_mul(REGISTER)
         .and_then(|b| b.checked_add(lane * 4))
@@ -312,10 +328,10 @@ pub fn next_offset(cursor: u32, ty: &HlslType) -> u32 {
 /// # Errors
 /// A message saying why the offset is not allowed.
 pub fn check_offset(offset: u32, ty: &HlslType) -> Result<(), String> {
-    if offset % 4 != 0 {
+    if !offset.is_multiple_of(4) {
         return Err(format!("offset {offset} is not a multiple of 4"));
     }
-    if ty.register_aligned() && offset % REGISTER != 0 {
+    if ty.register_aligned() && !offset.is_multiple_of(REGISTER) {
         return Err(format!(
             "a {ty} must start at a register boundary (x component), not at {}",
             format_offset(offset)
@@ -353,7 +369,9 @@ impl PlacedField {
 ///
 /// # Errors
 /// `(field index, message)` for an illegal explicit offset or two fields that overlap.
-pub fn place(fields: &[(String, HlslType, Option<u32>)]) -> Result<Vec<PlacedField>, (usize, String)> {
+pub fn place(
+    fields: &[(String, HlslType, Option<u32>)],
+) -> Result<Vec<PlacedField>, (usize, String)> {
     let mut out = Vec::with_capacity(fields.len());
     let mut cursor = 0;
     for (i, (name, ty, offset)) in fields.iter().enumerate() {
@@ -402,7 +420,10 @@ pub fn place(fields: &[(String, HlslType, Option<u32>)]) -> Result<Vec<PlacedFie
 
 /// Size of a layout in bytes, rounded up to whole registers.
 pub fn layout_size(fields: &[PlacedField]) -> u32 {
-    round_up(fields.iter().map(PlacedField::end).max().unwrap_or(0), REGISTER)
+    round_up(
+        fields.iter().map(PlacedField::end).max().unwrap_or(0),
+        REGISTER,
+    )
 }
 
 #[cfg(test)]
@@ -414,8 +435,15 @@ mod tests {
     }
 
     fn auto(fields: &[(&str, &str)]) -> Vec<(String, u32)> {
-        let f: Vec<_> = fields.iter().map(|(n, ty)| (n.to_string(), t(ty), None)).collect();
-        place(&f).unwrap().into_iter().map(|p| (p.name, p.offset)).collect()
+        let f: Vec<_> = fields
+            .iter()
+            .map(|(n, ty)| (n.to_string(), t(ty), None))
+            .collect();
+        place(&f)
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.name, p.offset))
+            .collect()
     }
 
     #[test]
@@ -455,14 +483,33 @@ mod tests {
     fn packing_rules_place_like_hlsl() {
         // Scalars and vectors pack into the current register while they fit.
         assert_eq!(
-            auto(&[("a", "float3"), ("b", "float"), ("c", "float2"), ("d", "float3")]),
-            vec![("a".into(), 0), ("b".into(), 12), ("c".into(), 16), ("d".into(), 32)]
+            auto(&[
+                ("a", "float3"),
+                ("b", "float"),
+                ("c", "float2"),
+                ("d", "float3")
+            ]),
+            vec![
+                ("a".into(), 0),
+                ("b".into(), 12),
+                ("c".into(), 16),
+                ("d".into(), 32)
+            ]
         );
         // A float2 after a float3 does not fit in c0.w: next register.
-        assert_eq!(auto(&[("a", "float3"), ("b", "float2")]), vec![("a".into(), 0), ("b".into(), 16)]);
+        assert_eq!(
+            auto(&[("a", "float3"), ("b", "float2")]),
+            vec![("a".into(), 0), ("b".into(), 16)]
+        );
         // Arrays and matrices start at a register; what follows packs into their last register.
         assert_eq!(
-            auto(&[("a", "float"), ("m", "float3x3"), ("f", "float"), ("arr", "float2[2]"), ("g", "float2")]),
+            auto(&[
+                ("a", "float"),
+                ("m", "float3x3"),
+                ("f", "float"),
+                ("arr", "float2[2]"),
+                ("g", "float2")
+            ]),
             vec![
                 ("a".into(), 0),
                 ("m".into(), 16),
@@ -472,7 +519,10 @@ mod tests {
             ]
         );
         // Row-major float3x3 packs the same way (three rows of three).
-        assert_eq!(auto(&[("m", "row_major float4x3"), ("f", "float")]), vec![("m".into(), 0), ("f".into(), 60)]);
+        assert_eq!(
+            auto(&[("m", "row_major float4x3"), ("f", "float")]),
+            vec![("m".into(), 0), ("f".into(), 60)]
+        );
     }
 
     #[test]
@@ -494,7 +544,9 @@ mod tests {
             ("WorldInverseTranspose", "float3x3"),
             ("WorldViewProj", "float4x4"),
         ]);
-        let expect = ["c0", "c1", "c2", "c2.w", "c3", "c6", "c9", "c12", "c13", "c14", "c15", "c19", "c22"];
+        let expect = [
+            "c0", "c1", "c2", "c2.w", "c3", "c6", "c9", "c12", "c13", "c14", "c15", "c19", "c22",
+        ];
         for ((name, off), e) in placed.iter().zip(expect) {
             assert_eq!(format_offset(*off), e, "{name}");
         }

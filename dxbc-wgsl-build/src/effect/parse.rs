@@ -69,26 +69,37 @@ fn type_name(v: &DeValue<'_>) -> &'static str {
 fn as_str<'a>(cx: &Ctx<'_>, key: &str, v: &'a Val<'_>) -> R<&'a str> {
     match v.get_ref() {
         DeValue::String(s) => Ok(s.as_ref()),
-        other => Err(cx.err(&v.span(), format!("`{key}` must be a string, found {}", type_name(other)))),
+        other => Err(cx.err(
+            &v.span(),
+            format!("`{key}` must be a string, found {}", type_name(other)),
+        )),
     }
 }
 
 fn as_table<'a, 'i>(cx: &Ctx<'_>, key: &str, v: &'a Val<'i>) -> R<&'a DeTable<'i>> {
     match v.get_ref() {
         DeValue::Table(t) => Ok(t),
-        other => Err(cx.err(&v.span(), format!("`{key}` must be a table, found {}", type_name(other)))),
+        other => Err(cx.err(
+            &v.span(),
+            format!("`{key}` must be a table, found {}", type_name(other)),
+        )),
     }
 }
 
 fn as_array<'a, 'i>(cx: &Ctx<'_>, key: &str, v: &'a Val<'i>) -> R<&'a [Val<'i>]> {
     match v.get_ref() {
         DeValue::Array(a) => Ok(a.as_ref()),
-        other => Err(cx.err(&v.span(), format!("`{key}` must be an array, found {}", type_name(other)))),
+        other => Err(cx.err(
+            &v.span(),
+            format!("`{key}` must be an array, found {}", type_name(other)),
+        )),
     }
 }
 
 fn opt_str(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<String>> {
-    get(t, key).map(|(_, v)| as_str(cx, key, v).map(str::to_string)).transpose()
+    get(t, key)
+        .map(|(_, v)| as_str(cx, key, v).map(str::to_string))
+        .transpose()
 }
 
 fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
@@ -108,11 +119,20 @@ fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
                 .map(Some)
                 .map_err(|_| cx.err(&v.span(), format!("`{key}` must be a non-negative integer")))
         }
-        other => Err(cx.err(&v.span(), format!("`{key}` must be an integer, found {}", type_name(other)))),
+        other => Err(cx.err(
+            &v.span(),
+            format!("`{key}` must be an integer, found {}", type_name(other)),
+        )),
     }
 }
 
-fn require<'a, 'i>(cx: &Ctx<'_>, t: &'a DeTable<'i>, key: &str, at: &Span, what: &str) -> R<&'a Val<'i>> {
+fn require<'a, 'i>(
+    cx: &Ctx<'_>,
+    t: &'a DeTable<'i>,
+    key: &str,
+    at: &Span,
+    what: &str,
+) -> R<&'a Val<'i>> {
     get(t, key)
         .map(|(_, v)| v)
         .ok_or_else(|| cx.err(at, format!("{what} needs a `{key}` key")))
@@ -121,7 +141,9 @@ fn require<'a, 'i>(cx: &Ctx<'_>, t: &'a DeTable<'i>, key: &str, at: &Span, what:
 /// A Rust identifier in snake case (lower-case letters, digits, `_`; not a keyword).
 fn check_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> {
     let ok = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && name != "_"
         && !is_keyword(name);
     if ok {
@@ -141,7 +163,10 @@ fn check_hlsl_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> 
     if ok {
         Ok(())
     } else {
-        Err(cx.err(span, format!("{what} `{name}` must be an identifier (letters, digits, _)")))
+        Err(cx.err(
+            span,
+            format!("{what} `{name}` must be an identifier (letters, digits, _)"),
+        ))
     }
 }
 
@@ -163,7 +188,12 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     let cx = Ctx { path, src: &source };
     let root = DeTable::parse(&source).map_err(|e| {
         let at = e.span().map(|s| s.start).unwrap_or(0);
-        Diagnostic::at(path, &source, at, format!("TOML syntax: {}", e.message().trim()))
+        Diagnostic::at(
+            path,
+            &source,
+            at,
+            format!("TOML syntax: {}", e.message().trim()),
+        )
     })?;
     let root_span = root.span();
     let root = root.get_ref();
@@ -171,15 +201,32 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         &cx,
         root,
         "the effect file",
-        &["effect", "axes", "permutations", "layouts", "cbuffers", "resources", "vertex_formats", "passes"],
+        &[
+            "effect",
+            "axes",
+            "permutations",
+            "layouts",
+            "cbuffers",
+            "resources",
+            "vertex_formats",
+            "passes",
+        ],
     )?;
 
     // [effect]
     let Some((_, effect_v)) = get(root, "effect") else {
-        return Err(cx.err(&(0..0), "the effect file needs an [effect] table with a `name`"));
+        return Err(cx.err(
+            &(0..0),
+            "the effect file needs an [effect] table with a `name`",
+        ));
     };
     let effect_t = as_table(&cx, "effect", effect_v)?;
-    check_keys(&cx, effect_t, "[effect]", &["name", "module", "description", "shader_dir"])?;
+    check_keys(
+        &cx,
+        effect_t,
+        "[effect]",
+        &["name", "module", "description", "shader_dir"],
+    )?;
     let name_v = require(&cx, effect_t, "name", &effect_v.span(), "[effect]")?;
     let name = as_str(&cx, "name", name_v)?.to_string();
     check_hlsl_ident(&cx, &name, &name_v.span(), "effect name")?;
@@ -212,7 +259,10 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let (line, _) = crate::diag::line_column(&source, other.start);
             return Err(cx.err(
                 &a.span,
-                format!("axis `{}` has the same Rust type name `{p}` as the axis on line {line}", a.name),
+                format!(
+                    "axis `{}` has the same Rust type name `{p}` as the axis on line {line}",
+                    a.name
+                ),
             ));
         }
         pascal_axes.push((p, a.span.clone()));
@@ -261,9 +311,15 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             check_hlsl_ident(&cx, &name, &k.span(), "constant buffer name")?;
             let what = format!("[cbuffers.{name}]");
             let t = as_table(&cx, &name, v)?;
-            check_keys(&cx, t, &what, &["register", "space", "layout", "fields", "doc", "stages"])?;
+            check_keys(
+                &cx,
+                t,
+                &what,
+                &["register", "space", "layout", "fields", "doc", "stages"],
+            )?;
             let reg_v = require(&cx, t, "register", &k.span(), &what)?;
-            let (class, slot) = parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
+            let (class, slot) =
+                parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
             if class != 'b' {
                 return Err(cx.err(
                     &reg_v.span(),
@@ -322,7 +378,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 layout,
             };
             if let Some(other) = cbuffers.iter().find(|c| {
-                c.slot == decl.slot && c.space == decl.space && stages_overlap(&c.stages, &decl.stages)
+                c.slot == decl.slot
+                    && c.space == decl.space
+                    && stages_overlap(&c.stages, &decl.stages)
             }) {
                 return Err(cx.err(
                     &decl.register_span,
@@ -415,9 +473,16 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
             let (semantic, index) = key.split_at(key.len() - digits);
             if semantic.is_empty() {
-                return Err(cx.err(&k.span(), format!("`{key}` is not a semantic such as COLOR or TEXCOORD1")));
+                return Err(cx.err(
+                    &k.span(),
+                    format!("`{key}` is not a semantic such as COLOR or TEXCOORD1"),
+                ));
             }
-            let index = if index.is_empty() { 0 } else { index.parse().unwrap_or(u32::MAX) };
+            let index = if index.is_empty() {
+                0
+            } else {
+                index.parse().unwrap_or(u32::MAX)
+            };
             let fname = as_str(&cx, key, v)?;
             let format = VertexFormat::by_name(fname).ok_or_else(|| {
                 cx.err(
@@ -447,7 +512,10 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let t = as_table(&cx, &name, v)?;
             check_keys(&cx, t, &what, &["vertex", "pixel", "compute"])?;
             if let Some((ck, _)) = get(t, "compute") {
-                return Err(cx.err(&ck.span(), "compute passes are not supported yet (vertex + pixel only)"));
+                return Err(cx.err(
+                    &ck.span(),
+                    "compute passes are not supported yet (vertex + pixel only)",
+                ));
             }
             let Some((vk, vv)) = get(t, "vertex") else {
                 return Err(cx.err(&k.span(), format!("{what} needs a `vertex` shader")));
@@ -492,7 +560,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
 
 /// Removes `.` components (keeps `..`, which may cross symlinks).
 fn normalize(p: &Path) -> PathBuf {
-    p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+    p.components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect()
 }
 
 fn stages_overlap(a: &Option<Vec<Stage>>, b: &Option<Vec<Stage>>) -> bool {
@@ -508,7 +578,9 @@ fn parse_register(cx: &Ctx<'_>, text: &str, span: &Span) -> R<(char, u32)> {
     let class = cs.next().map(|c| c.to_ascii_lowercase());
     let num = cs.as_str();
     match class {
-        Some(c @ ('b' | 't' | 's' | 'u')) if !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()) => {
+        Some(c @ ('b' | 't' | 's' | 'u'))
+            if !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()) =>
+        {
             let slot: u32 = num
                 .parse()
                 .map_err(|_| cx.err(span, format!("register `{text}` is out of range")))?;
@@ -615,14 +687,34 @@ fn parse_axis(cx: &Ctx<'_>, k: &Key<'_>, v: &Val<'_>) -> R<Axis> {
         None => 0,
         Some(d) => match (&kind, d.get_ref()) {
             (AxisKind::Bool, DeValue::Boolean(b)) => usize::from(*b),
-            (AxisKind::Enum(vals), DeValue::String(s)) => vals.iter().position(|x| x == s.as_ref()).ok_or_else(|| {
-                cx.err(&d.span(), format!("default `{s}` is not a value of axis `{name}` ({})", vals.join(", ")))
-            })?,
+            (AxisKind::Enum(vals), DeValue::String(s)) => {
+                vals.iter().position(|x| x == s.as_ref()).ok_or_else(|| {
+                    cx.err(
+                        &d.span(),
+                        format!(
+                            "default `{s}` is not a value of axis `{name}` ({})",
+                            vals.join(", ")
+                        ),
+                    )
+                })?
+            }
             (AxisKind::Bool, other) => {
-                return Err(cx.err(&d.span(), format!("default of bool axis `{name}` must be true or false, found {}", type_name(other))))
+                return Err(cx.err(
+                    &d.span(),
+                    format!(
+                        "default of bool axis `{name}` must be true or false, found {}",
+                        type_name(other)
+                    ),
+                ))
             }
             (AxisKind::Enum(_), other) => {
-                return Err(cx.err(&d.span(), format!("default of axis `{name}` must be one of its values, found {}", type_name(other))))
+                return Err(cx.err(
+                    &d.span(),
+                    format!(
+                        "default of axis `{name}` must be one of its values, found {}",
+                        type_name(other)
+                    ),
+                ))
             }
         },
     };
@@ -646,7 +738,11 @@ fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Con
                 format!(
                     "no axis named `{}` (axes: {})",
                     k.get_ref(),
-                    if known.is_empty() { "none".into() } else { known.join(", ") }
+                    if known.is_empty() {
+                        "none".into()
+                    } else {
+                        known.join(", ")
+                    }
                 ),
             ));
         };
@@ -654,16 +750,34 @@ fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Con
         let one = |x: &Val<'_>| -> R<usize> {
             match (&axis.kind, x.get_ref()) {
                 (AxisKind::Bool, DeValue::Boolean(b)) => Ok(usize::from(*b)),
-                (AxisKind::Enum(vals), DeValue::String(s)) => vals.iter().position(|y| y == s.as_ref()).ok_or_else(|| {
-                    cx.err(&x.span(), format!("axis `{}` has no value `{s}` (values: {})", axis.name, vals.join(", ")))
-                }),
+                (AxisKind::Enum(vals), DeValue::String(s)) => {
+                    vals.iter().position(|y| y == s.as_ref()).ok_or_else(|| {
+                        cx.err(
+                            &x.span(),
+                            format!(
+                                "axis `{}` has no value `{s}` (values: {})",
+                                axis.name,
+                                vals.join(", ")
+                            ),
+                        )
+                    })
+                }
                 (AxisKind::Bool, other) => Err(cx.err(
                     &x.span(),
-                    format!("axis `{}` is a bool: expected true or false, found {}", axis.name, type_name(other)),
+                    format!(
+                        "axis `{}` is a bool: expected true or false, found {}",
+                        axis.name,
+                        type_name(other)
+                    ),
                 )),
                 (AxisKind::Enum(vals), other) => Err(cx.err(
                     &x.span(),
-                    format!("axis `{}` takes one of {}, found {}", axis.name, vals.join(", "), type_name(other)),
+                    format!(
+                        "axis `{}` takes one of {}, found {}",
+                        axis.name,
+                        vals.join(", "),
+                        type_name(other)
+                    ),
                 )),
             }
         };
@@ -673,7 +787,10 @@ fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Con
         };
         terms.push((ai, values));
     }
-    Ok(Condition { terms, span: v.span() })
+    Ok(Condition {
+        terms,
+        span: v.span(),
+    })
 }
 
 fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout> {
@@ -687,7 +804,12 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
     let mut snake: Vec<String> = Vec::new();
     for f in arr {
         let t = as_table(cx, "fields", f)?;
-        check_keys(cx, t, "a field", &["name", "type", "offset", "packing", "doc"])?;
+        check_keys(
+            cx,
+            t,
+            "a field",
+            &["name", "type", "offset", "packing", "doc"],
+        )?;
         let nv = require(cx, t, "name", &f.span(), "a field")?;
         let fname = as_str(cx, "name", nv)?.to_string();
         check_hlsl_ident(cx, &fname, &nv.span(), "field name")?;
@@ -700,7 +822,8 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
         }
         snake.push(s);
         let tv = require(cx, t, "type", &nv.span(), &format!("field `{fname}`"))?;
-        let mut ty = HlslType::parse(as_str(cx, "type", tv)?).map_err(|e| cx.err(&tv.span(), e.0))?;
+        let mut ty =
+            HlslType::parse(as_str(cx, "type", tv)?).map_err(|e| cx.err(&tv.span(), e.0))?;
         if let Some((_, pv)) = get(t, "packing") {
             let p = match as_str(cx, "packing", pv)? {
                 "column_major" => MatrixPacking::ColumnMajor,
@@ -713,15 +836,25 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
                 }
             };
             if !matches!(ty.shape, Shape::Matrix { .. }) {
-                return Err(cx.err(&pv.span(), format!("`packing` applies to matrices, and `{fname}` is a {ty}")));
+                return Err(cx.err(
+                    &pv.span(),
+                    format!("`packing` applies to matrices, and `{fname}` is a {ty}"),
+                ));
             }
             ty = ty.with_packing(p);
         }
         let offset = match get(t, "offset") {
-            Some((_, ov)) => Some(layout::parse_offset(as_str(cx, "offset", ov)?).map_err(|m| cx.err(&ov.span(), m))?),
+            Some((_, ov)) => Some(
+                layout::parse_offset(as_str(cx, "offset", ov)?)
+                    .map_err(|m| cx.err(&ov.span(), m))?,
+            ),
             None => None,
         };
-        spans.push(get(t, "offset").map(|(_, ov)| ov.span()).unwrap_or_else(|| nv.span()));
+        spans.push(
+            get(t, "offset")
+                .map(|(_, ov)| ov.span())
+                .unwrap_or_else(|| nv.span()),
+        );
         docs.push(opt_str(cx, t, "doc")?);
         raw.push((fname, ty, offset));
     }
@@ -736,12 +869,21 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
     })
 }
 
-fn parse_stage(cx: &Ctx<'_>, view: &AxesView<'_>, axes: &[Axis], stage: Stage, k: &Key<'_>, v: &Val<'_>) -> R<StageRules> {
+fn parse_stage(
+    cx: &Ctx<'_>,
+    view: &AxesView<'_>,
+    axes: &[Axis],
+    stage: Stage,
+    k: &Key<'_>,
+    v: &Val<'_>,
+) -> R<StageRules> {
     let key = k.get_ref().to_string();
     let pattern = |text: &str, span: &Span| -> R<Pattern> {
         Pattern::parse(text, view).map_err(|e| {
             // The value span includes the opening quote(s).
-            let quote = if cx.src[span.start..].starts_with("\"\"\"") || cx.src[span.start..].starts_with("'''") {
+            let quote = if cx.src[span.start..].starts_with("\"\"\"")
+                || cx.src[span.start..].starts_with("'''")
+            {
                 3
             } else {
                 1
@@ -750,7 +892,11 @@ fn parse_stage(cx: &Ctx<'_>, view: &AxesView<'_>, axes: &[Axis], stage: Stage, k
         })
     };
     let rule_from_table = |t: &DeTable<'_>, at: &Span, allow_when: bool| -> R<Rule> {
-        let allowed: &[&str] = if allow_when { &["when", "path", "symbol"] } else { &["path", "symbol"] };
+        let allowed: &[&str] = if allow_when {
+            &["when", "path", "symbol"]
+        } else {
+            &["path", "symbol"]
+        };
         check_keys(cx, t, &format!("the {key} shader"), allowed)?;
         let pv = require(cx, t, "path", at, &format!("the {key} shader"))?;
         let path = pattern(as_str(cx, "path", pv)?, &pv.span())?;
@@ -805,5 +951,9 @@ fn parse_stage(cx: &Ctx<'_>, view: &AxesView<'_>, axes: &[Axis], stage: Stage, k
             ))
         }
     };
-    Ok(StageRules { stage, span: k.span(), rules })
+    Ok(StageRules {
+        stage,
+        span: k.span(),
+        rules,
+    })
 }

@@ -214,7 +214,11 @@ mod tests {
 
     #[test]
     fn expands_bool_and_enum_forms() {
-        let p = Pattern::parse("VS{lighting:vertex=VertexLighting,pixel=PixelLighting}{fog::NoFog}.dxbc", &Axes).unwrap();
+        let p = Pattern::parse(
+            "VS{lighting:vertex=VertexLighting,pixel=PixelLighting}{fog::NoFog}.dxbc",
+            &Axes,
+        )
+        .unwrap();
         assert_eq!(p.expand(&[1, 0]), "VS.dxbc");
         assert_eq!(p.expand(&[0, 0]), "VSNoFog.dxbc");
         assert_eq!(p.expand(&[1, 2]), "VSPixelLighting.dxbc");

@@ -1,0 +1,1485 @@
+//! The Rust binding generator: [`generate`] turns a [`CompiledEffect`] into the text of one Rust
+//! module. `Builder` writes it to `OUT_DIR`; `include_effect!` parses it into tokens; both call
+//! this one function, so their output is identical. The API it produces is described in
+//! `docs/binding-model.md`.
+
+mod writer;
+
+use std::fmt::Write as _;
+
+use crate::compile::{CompiledEffect, FieldKind, ResourceField};
+use crate::effect::layout::{format_offset, MatrixPacking, PlacedField, Shape, REGISTER};
+use crate::effect::{pascal_case, snake_case, AxisKind, Layout, Stage};
+use crate::stage::{Binding, BindingKind, SampleType, StageInfo};
+use crate::vertex::VertexFormat;
+use writer::W;
+
+/// Version of the generator, part of the builder's cache key.
+pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Generates the Rust module for a compiled effect.
+pub fn generate(c: &CompiledEffect) -> String {
+    Gen::new(c).run()
+}
+
+struct VertexLayoutDef {
+    struct_name: String,
+    /// (location, semantic label, format, offset, field name)
+    attrs: Vec<(u32, String, VertexFormat, u32, String)>,
+    stride: u32,
+}
+
+struct Gen<'a> {
+    c: &'a CompiledEffect,
+    w: W,
+    multi_pass: bool,
+    /// Distinct group entry lists per group (0 = vertex, 1 = pixel).
+    groups: [Vec<Vec<Binding>>; 2],
+    /// Per pass × permutation: (vertex group index, pixel group index, vertex layout index).
+    variant_groups: Vec<(usize, usize, Option<usize>)>,
+    vertex_layouts: Vec<VertexLayoutDef>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(c: &'a CompiledEffect) -> Self {
+        let mut g = Gen {
+            c,
+            w: W::default(),
+            multi_pass: c.effect.passes.len() > 1,
+            groups: [Vec::new(), Vec::new()],
+            variant_groups: Vec::new(),
+            vertex_layouts: Vec::new(),
+        };
+        g.analyse();
+        g
+    }
+
+    fn analyse(&mut self) {
+        let c = self.c;
+        for pass in &c.passes {
+            for v in pass {
+                let vs = &c.shaders[v.vertex].info;
+                let mut vg = vs.bindings.clone();
+                vg.sort_by_key(|b| b.binding);
+                let mut pg = v
+                    .pixel
+                    .map(|p| c.shaders[p].info.bindings.clone())
+                    .unwrap_or_default();
+                pg.sort_by_key(|b| b.binding);
+                let gi = |list: &mut Vec<Vec<Binding>>, g: Vec<Binding>| match list
+                    .iter()
+                    .position(|x| *x == g)
+                {
+                    Some(i) => i,
+                    None => {
+                        list.push(g);
+                        list.len() - 1
+                    }
+                };
+                let a = gi(&mut self.groups[0], vg);
+                let b = gi(&mut self.groups[1], pg);
+                let layout = self.vertex_layout_of(vs);
+                self.variant_groups.push((a, b, layout));
+            }
+        }
+    }
+
+    fn vertex_layout_of(&mut self, vs: &StageInfo) -> Option<usize> {
+        let mut inputs: Vec<_> = vs.inputs.iter().filter(|i| i.location.is_some()).collect();
+        if inputs.is_empty() {
+            return None;
+        }
+        inputs.sort_by_key(|i| i.location);
+        let mut attrs = Vec::new();
+        let mut offset = 0u32;
+        let mut names: Vec<String> = Vec::new();
+        for i in inputs {
+            let format = self
+                .c
+                .effect
+                .vertex_formats
+                .iter()
+                .find(|o| {
+                    o.semantic.eq_ignore_ascii_case(&i.semantic) && o.index == i.semantic_index
+                })
+                .map(|o| o.format)
+                .unwrap_or_else(|| VertexFormat::default_for(i.scalar.vertex_kind(), i.components));
+            let align = format.size.min(4);
+            offset = offset.div_ceil(align) * align;
+            let sem = i
+                .semantic
+                .strip_prefix("SV_")
+                .or_else(|| i.semantic.strip_prefix("sv_"))
+                .unwrap_or(&i.semantic);
+            let mut field = snake_case(sem);
+            if i.semantic_index != 0 {
+                field.push_str(&i.semantic_index.to_string());
+            }
+            if field.is_empty() || crate::effect::is_keyword(&field) || names.contains(&field) {
+                field = format!("{field}_l{}", i.location.unwrap_or(0));
+            }
+            names.push(field.clone());
+            attrs.push((
+                i.location.unwrap_or(0),
+                i.semantic_label(),
+                format,
+                offset,
+                field,
+            ));
+            offset += format.size;
+        }
+        let stride = offset.div_ceil(4) * 4;
+        if let Some(i) = self.vertex_layouts.iter().position(|l| {
+            l.attrs
+                .iter()
+                .map(|a| (a.0, a.2, a.3))
+                .eq(attrs.iter().map(|a| (a.0, a.2, a.3)))
+        }) {
+            return Some(i);
+        }
+        let mut name = String::from("Vertex");
+        for a in &attrs {
+            name.push_str(&pascal_case(&a.4));
+        }
+        let base = name.clone();
+        let mut n = 2;
+        while self.vertex_layouts.iter().any(|l| l.struct_name == name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        self.vertex_layouts.push(VertexLayoutDef {
+            struct_name: name,
+            attrs,
+            stride,
+        });
+        Some(self.vertex_layouts.len() - 1)
+    }
+
+    fn run(mut self) -> String {
+        let c = self.c;
+        let e = &c.effect;
+        let file = e
+            .path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let w = &mut self.w;
+        w.line(&format!(
+            "// @generated by dxbc-wgsl-build {GENERATOR_VERSION} (translator {}) from `{file}`.",
+            dxbc_wgsl::TRANSLATOR_VERSION
+        ));
+        w.line("// Do not edit: change the effect file and rebuild.");
+        w.blank();
+        match &e.description {
+            Some(d) => w.doc_text(d),
+            None => w.doc(&format!(
+                "Effect `{}`, translated from D3D bytecode by dxbc-wgsl.",
+                e.name
+            )),
+        }
+        w.doc("");
+        w.doc(&format!(
+            "Generated from `{file}`: {} permutation{}, {} distinct shader{}. The API is described in \
+             `docs/binding-model.md` of dxbc-wgsl.",
+            c.permutations.len(),
+            if c.permutations.len() == 1 { "" } else { "s" },
+            c.shaders.len(),
+            if c.shaders.len() == 1 { "" } else { "s" }
+        ));
+        w.open(&format!("pub mod {} {{", e.module));
+        w.line("#![allow(dead_code)]");
+        w.blank();
+        w.doc("The effect's name, as the effect file declares it.");
+        w.line(&format!("pub const NAME: &str = {:?};", e.name));
+        self.wgsl_module();
+        self.stage_shader();
+        self.axes();
+        self.permutation();
+        self.variants();
+        for (i, l) in e.layouts.iter().enumerate() {
+            self.cbuffer_struct(i, l);
+        }
+        self.vertex_structs();
+        self.resources();
+        self.layouts();
+        self.bind_groups();
+        self.pipeline();
+        self.w.close("}");
+        self.w.finish()
+    }
+
+    fn wgsl_module(&mut self) {
+        let c = self.c;
+        let w = &mut self.w;
+        w.blank();
+        w.doc("WGSL of every distinct shader of the effect, named after its source.");
+        w.open("pub mod wgsl {");
+        for (i, s) in c.shaders.iter().enumerate() {
+            if i > 0 {
+                w.blank();
+            }
+            w.doc(&format!(
+                "{} shader (`{}_{}_{}`), entry point `{}`, from {}.",
+                capitalize(s.info.stage.name()),
+                stage_prefix(s.info.stage),
+                s.info.shader_model.0,
+                s.info.shader_model.1,
+                s.info.entry_point,
+                s.labels
+                    .iter()
+                    .map(|l| format!("`{l}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            w.line(&format!(
+                "pub const {}: &str = {};",
+                s.const_name,
+                raw_string(&s.info.wgsl)
+            ));
+        }
+        w.close("}");
+    }
+
+    fn stage_shader(&mut self) {
+        let c = self.c;
+        let w = &mut self.w;
+        w.blank();
+        w.doc("A translated shader stage.");
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
+        w.open("pub struct StageShader {");
+        w.doc("Where it came from (file, and `:symbol` for a header).");
+        w.line("pub label: &'static str,");
+        w.doc("WGSL module text.");
+        w.line("pub wgsl: &'static str,");
+        w.doc("Name of the WGSL entry point.");
+        w.line("pub entry_point: &'static str,");
+        w.close("}");
+        w.blank();
+        w.open("impl StageShader {");
+        w.doc("Creates the shader module.");
+        w.open("pub fn create_module(&self, device: &wgpu::Device) -> wgpu::ShaderModule {");
+        w.open("device.create_shader_module(wgpu::ShaderModuleDescriptor {");
+        w.line("label: Some(self.label),");
+        w.line("source: wgpu::ShaderSource::Wgsl(self.wgsl.into()),");
+        w.close("})");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.doc("Every distinct shader of the effect (for tools that create or validate them all).");
+        w.open(&format!(
+            "pub const SHADERS: [StageShader; {}] = [",
+            c.shaders.len()
+        ));
+        for s in &c.shaders {
+            w.open("StageShader {");
+            w.line(&format!("label: {:?},", s.labels[0]));
+            w.line(&format!("wgsl: wgsl::{},", s.const_name));
+            w.line(&format!("entry_point: {:?},", s.info.entry_point));
+            w.close("},");
+        }
+        w.close("];");
+        w.blank();
+        w.doc("The shaders of one permutation.");
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
+        w.open("pub struct Shaders {");
+        w.doc("Vertex shader.");
+        w.line("pub vertex: StageShader,");
+        w.doc("Pixel (fragment) shader; `None` for a pass without one.");
+        w.line("pub pixel: Option<StageShader>,");
+        w.close("}");
+        if self.multi_pass {
+            let w = &mut self.w;
+            w.blank();
+            w.doc("The passes of the effect.");
+            w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]");
+            w.open("pub enum Pass {");
+            for p in &c.effect.passes {
+                w.doc(&format!("Pass `{}`.", p.name));
+                w.line(&format!("{},", pascal_case(&p.name)));
+            }
+            w.close("}");
+            w.blank();
+            w.open("impl Pass {");
+            w.doc("Every pass, in declaration order.");
+            w.line(&format!(
+                "pub const ALL: [Pass; {}] = [{}];",
+                c.effect.passes.len(),
+                c.effect
+                    .passes
+                    .iter()
+                    .map(|p| format!("Pass::{}", pascal_case(&p.name)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            w.close("}");
+        }
+    }
+
+    fn axes(&mut self) {
+        let e = &self.c.effect;
+        for a in &e.axes {
+            let AxisKind::Enum(values) = &a.kind else {
+                continue;
+            };
+            let w = &mut self.w;
+            let ty = pascal_case(&a.name);
+            w.blank();
+            match &a.doc {
+                Some(d) => w.doc_text(d),
+                None => w.doc(&format!("Values of the `{}` axis.", a.name)),
+            }
+            w.line("#[allow(clippy::enum_variant_names)]");
+            w.line("#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]");
+            w.open(&format!("pub enum {ty} {{"));
+            for (i, v) in values.iter().enumerate() {
+                w.doc(&format!(
+                    "`{v}`{}",
+                    if i == a.default {
+                        " (the default)."
+                    } else {
+                        "."
+                    }
+                ));
+                if i == a.default {
+                    w.line("#[default]");
+                }
+                w.line(&format!("{},", pascal_case(v)));
+            }
+            w.close("}");
+            w.blank();
+            w.open(&format!("impl {ty} {{"));
+            w.doc("Every value, in declaration order.");
+            w.line(&format!(
+                "pub const ALL: [{ty}; {}] = [{}];",
+                values.len(),
+                values
+                    .iter()
+                    .map(|v| format!("{ty}::{}", pascal_case(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+            w.doc("The value's name in the effect file.");
+            w.open("pub const fn name(self) -> &'static str {");
+            w.open("match self {");
+            for v in values {
+                w.line(&format!("{ty}::{} => {v:?},", pascal_case(v)));
+            }
+            w.close("}");
+            w.close("}");
+            w.close("}");
+        }
+    }
+
+    fn value_expr(&self, axis: usize, value: usize) -> String {
+        let a = &self.c.effect.axes[axis];
+        match &a.kind {
+            AxisKind::Bool => (value == 1).to_string(),
+            AxisKind::Enum(v) => format!("{}::{}", pascal_case(&a.name), pascal_case(&v[value])),
+        }
+    }
+
+    fn permutation(&mut self) {
+        let c = self.c;
+        let e = &c.effect;
+        let n = c.permutations.len();
+        let derivable = e
+            .axes
+            .iter()
+            .all(|a| a.kind != AxisKind::Bool || a.default == 0);
+        {
+            let w = &mut self.w;
+            w.blank();
+            w.doc("A permutation of the effect: one value per axis.");
+            w.doc("");
+            w.doc("The default has every axis at the default the effect file declares.");
+            w.line(&format!(
+                "#[derive(Clone, Copy, Debug, {}PartialEq, Eq, Hash, PartialOrd, Ord)]",
+                if derivable { "Default, " } else { "" }
+            ));
+            if e.axes.is_empty() {
+                w.line("pub struct Permutation {}");
+            } else {
+                w.open("pub struct Permutation {");
+                for a in &e.axes {
+                    match &a.doc {
+                        Some(d) => w.doc_text(d),
+                        None => w.doc(&format!("The `{}` axis.", a.name)),
+                    }
+                    let ty = match a.kind {
+                        AxisKind::Bool => "bool".to_string(),
+                        AxisKind::Enum(_) => pascal_case(&a.name),
+                    };
+                    w.line(&format!("pub {}: {ty},", a.name));
+                }
+                w.close("}");
+            }
+        }
+        if !derivable {
+            let fields: Vec<String> = e
+                .axes
+                .iter()
+                .enumerate()
+                .map(|(i, a)| format!("{}: {}", a.name, self.value_expr(i, a.default)))
+                .collect();
+            let w = &mut self.w;
+            w.blank();
+            w.open("impl Default for Permutation {");
+            w.open("fn default() -> Self {");
+            w.open("Permutation {");
+            for f in fields {
+                w.line(&format!("{f},"));
+            }
+            w.close("}");
+            w.close("}");
+            w.close("}");
+        }
+        let perm_exprs: Vec<String> = c.permutations.iter().map(|p| self.perm_expr(p)).collect();
+        let tuples: Vec<String> = c
+            .permutations
+            .iter()
+            .map(|p| {
+                let parts: Vec<String> = p
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| self.value_expr(i, v))
+                    .collect();
+                if parts.len() == 1 {
+                    format!("({},)", parts[0])
+                } else {
+                    format!("({})", parts.join(", "))
+                }
+            })
+            .collect();
+        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
+        let pass_index = if self.multi_pass {
+            "pass as usize * Self::COUNT + "
+        } else {
+            ""
+        };
+        let excluded = c.permutations.len() < e.axes.iter().map(|a| a.len()).product::<usize>();
+        let w = &mut self.w;
+        w.blank();
+        w.open("impl Permutation {");
+        w.doc("Number of permutations that exist.");
+        w.line(&format!("pub const COUNT: usize = {n};"));
+        w.doc("Every permutation that exists (excluded combinations left out), in `Ord` order.");
+        w.open(&format!("pub const ALL: [Permutation; {n}] = ["));
+        for p in &perm_exprs {
+            w.line(&format!("{p},"));
+        }
+        w.close("];");
+        w.blank();
+        w.doc("Position in [`Permutation::ALL`], or `None` for a combination the effect file excludes.");
+        w.open("pub const fn index(self) -> Option<usize> {");
+        if e.axes.is_empty() {
+            w.line("Some(0)");
+        } else {
+            let scrutinee: Vec<String> =
+                e.axes.iter().map(|a| format!("self.{}", a.name)).collect();
+            let scrutinee = if scrutinee.len() == 1 {
+                format!("({},)", scrutinee[0])
+            } else {
+                format!("({})", scrutinee.join(", "))
+            };
+            w.open(&format!("match {scrutinee} {{"));
+            for (i, t) in tuples.iter().enumerate() {
+                w.line(&format!("{t} => Some({i}),"));
+            }
+            if excluded {
+                w.line("_ => None,");
+            }
+            w.close("}");
+        }
+        w.close("}");
+        w.blank();
+        w.doc("The shaders of this permutation, or `None` when it is excluded.");
+        w.open(&format!(
+            "pub fn shaders(self{pass_param}) -> Option<Shaders> {{"
+        ));
+        w.open("self.index().map(|i| {");
+        w.line(&format!("let v = VARIANTS[{pass_index}i];"));
+        w.open("Shaders {");
+        w.line("vertex: SHADERS[v.vertex],");
+        w.line("pixel: v.pixel.map(|p| SHADERS[p]),");
+        w.close("}");
+        w.close("})");
+        w.close("}");
+        w.blank();
+        w.doc(
+            "The vertex buffer layout its vertex shader reads (`None` when excluded, or when the",
+        );
+        w.doc("vertex shader reads no vertex attributes).");
+        w.open(&format!(
+            "pub fn vertex_buffer_layout(self{pass_param}) -> Option<wgpu::VertexBufferLayout<'static>> {{"
+        ));
+        w.line(&format!(
+            "self.index().and_then(|i| VARIANTS[{pass_index}i].vertex_layout).map(|l| VERTEX_LAYOUTS[l].clone())"
+        ));
+        w.close("}");
+        w.close("}");
+    }
+
+    fn perm_expr(&self, p: &[usize]) -> String {
+        if p.is_empty() {
+            return "Permutation {}".into();
+        }
+        let fields: Vec<String> = self
+            .c
+            .effect
+            .axes
+            .iter()
+            .zip(p)
+            .enumerate()
+            .map(|(i, (a, &v))| format!("{}: {}", a.name, self.value_expr(i, v)))
+            .collect();
+        format!("Permutation {{ {} }}", fields.join(", "))
+    }
+
+    fn variants(&mut self) {
+        let c = self.c;
+        let w = &mut self.w;
+        w.blank();
+        w.line("/// Per pass and permutation: shaders, bind group layouts and vertex layout.");
+        w.line("#[derive(Clone, Copy, Debug)]");
+        w.open("struct VariantInfo {");
+        w.line("vertex: usize,");
+        w.line("pixel: Option<usize>,");
+        w.line("vertex_group: usize,");
+        w.line("pixel_group: usize,");
+        w.line("vertex_layout: Option<usize>,");
+        w.close("}");
+        w.blank();
+        let total: usize = c.passes.iter().map(Vec::len).sum();
+        w.open(&format!("const VARIANTS: [VariantInfo; {total}] = ["));
+        let mut k = 0;
+        for pass in &c.passes {
+            for v in pass {
+                let (vg, pg, vl) = self.variant_groups[k];
+                k += 1;
+                w.line(&format!(
+                    "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {vg}, pixel_group: {pg}, vertex_layout: {} }},",
+                    v.vertex,
+                    opt(v.pixel),
+                    opt(vl)
+                ));
+            }
+        }
+        w.close("];");
+        w.blank();
+        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
+        let pass_index = if self.multi_pass {
+            "pass as usize * Permutation::COUNT + "
+        } else {
+            ""
+        };
+        let pass_arg = if self.multi_pass { "{pass:?} " } else { "" };
+        w.open(&format!(
+            "fn variant(permutation: Permutation{pass_param}) -> VariantInfo {{"
+        ));
+        w.open("match permutation.index() {");
+        w.line(&format!("Some(i) => VARIANTS[{pass_index}i],"));
+        w.line(&format!(
+            "None => panic!(\"{{NAME}}: {pass_arg}permutation {{permutation:?}} is excluded by the effect file\"),"
+        ));
+        w.close("}");
+        w.close("}");
+    }
+
+    fn cbuffer_struct(&mut self, index: usize, l: &Layout) {
+        let c = self.c;
+        let e = &c.effect;
+        let name = pascal_case(&l.name);
+        let size = l.size();
+        let users: Vec<String> = e
+            .cbuffers
+            .iter()
+            .filter(|cb| cb.layout == index)
+            .map(|cb| {
+                let stages = match &cb.stages {
+                    Some(s) => s.iter().map(|s| s.name()).collect::<Vec<_>>().join(" and "),
+                    None => "every stage".into(),
+                };
+                format!("`{}` (b{}, {stages})", cb.name, cb.slot)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..l.fields.len()).collect();
+        order.sort_by_key(|&i| l.fields[i].offset);
+        let w = &mut self.w;
+        w.blank();
+        match &l.doc {
+            Some(d) => w.doc_text(d),
+            None => w.doc(&format!(
+                "Constant-buffer layout `{}` as HLSL packs it.",
+                l.name
+            )),
+        }
+        w.doc("");
+        w.doc(&format!(
+            "{} registers ({size} bytes){}. Upload with `bytemuck::bytes_of`.",
+            size / REGISTER,
+            if users.is_empty() {
+                String::new()
+            } else {
+                format!("; used by {}", users.join(", "))
+            }
+        ));
+        w.line("#[repr(C)]");
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]");
+        w.open(&format!("pub struct {name} {{"));
+        let mut cursor = 0u32;
+        let mut pad = 0;
+        let mut asserts: Vec<(String, u32)> = Vec::new();
+        for (k, &fi) in order.iter().enumerate() {
+            let f = &l.fields[fi];
+            if f.offset > cursor {
+                pad_field(w, &mut pad, cursor, f.offset);
+            }
+            let next = order
+                .get(k + 1)
+                .map(|&j| l.fields[j].offset)
+                .unwrap_or(size);
+            let pieces = pieces(f, next);
+            for (pi, p) in pieces.iter().enumerate() {
+                let rust = if pi == 0 {
+                    snake_case(&f.name)
+                } else {
+                    format!("{}{}", snake_case(&f.name), p.suffix)
+                };
+                if pi == 0 {
+                    w.doc(&field_doc(f));
+                    if let Some(d) = &l.field_docs[fi] {
+                        w.doc("");
+                        w.doc_text(d);
+                    }
+                } else {
+                    w.doc(&format!("`{}`: {}", f.name, p.doc));
+                }
+                w.line(&format!("pub {rust}: {},", p.ty));
+                asserts.push((rust, p.offset));
+                cursor = p.offset + p.size;
+            }
+        }
+        if cursor < size {
+            pad_field(w, &mut pad, cursor, size);
+        }
+        w.close("}");
+        w.blank();
+        w.open(&format!("impl Default for {name} {{"));
+        w.doc("All zeros.");
+        w.open("fn default() -> Self {");
+        w.line("bytemuck::Zeroable::zeroed()");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.line(&format!(
+            "const _: () = assert!(core::mem::size_of::<{name}>() == {size});"
+        ));
+        for (f, o) in asserts {
+            w.line(&format!(
+                "const _: () = assert!(core::mem::offset_of!({name}, {f}) == {o});"
+            ));
+        }
+    }
+
+    fn vertex_structs(&mut self) {
+        let w = &mut self.w;
+        for l in &self.vertex_layouts {
+            w.blank();
+            w.doc("One vertex as the vertex shaders of some permutations read it, tightly packed.");
+            w.doc("");
+            let attrs: Vec<String> = l
+                .attrs
+                .iter()
+                .map(|a| {
+                    format!(
+                        "`{}` {} at byte {} (location {})",
+                        a.1, a.2.webgpu, a.3, a.0
+                    )
+                })
+                .collect();
+            w.doc(&format!(
+                "Attributes: {}; stride {} bytes.",
+                attrs.join(", "),
+                l.stride
+            ));
+            w.line("#[repr(C)]");
+            w.line("#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]");
+            w.open(&format!("pub struct {} {{", l.struct_name));
+            let mut cursor = 0;
+            let mut pad = 0;
+            for a in &l.attrs {
+                if a.3 > cursor {
+                    w.doc("Padding.");
+                    w.line(&format!("pub _pad{pad}: [u8; {}],", a.3 - cursor));
+                    pad += 1;
+                }
+                w.doc(&format!("`{}` (location {}), {}.", a.1, a.0, a.2.webgpu));
+                w.line(&format!("pub {}: {},", a.4, vertex_rust_type(&a.2)));
+                cursor = a.3 + a.2.size;
+            }
+            if l.stride > cursor {
+                w.doc("Padding.");
+                w.line(&format!("pub _pad{pad}: [u8; {}],", l.stride - cursor));
+            }
+            w.close("}");
+            w.blank();
+            w.open(&format!("impl {} {{", l.struct_name));
+            w.doc("The vertex attributes, by shader location.");
+            w.open(&format!(
+                "pub const ATTRIBUTES: [wgpu::VertexAttribute; {}] = [",
+                l.attrs.len()
+            ));
+            for a in &l.attrs {
+                w.open("wgpu::VertexAttribute {");
+                w.line(&format!("format: wgpu::VertexFormat::{},", a.2.wgpu));
+                w.line(&format!("offset: {},", a.3));
+                w.line(&format!("shader_location: {},", a.0));
+                w.close("},");
+            }
+            w.close("];");
+            w.doc("The vertex buffer layout (one interleaved buffer, per-vertex step).");
+            w.open(
+                "pub const LAYOUT: wgpu::VertexBufferLayout<'static> = wgpu::VertexBufferLayout {",
+            );
+            w.line(&format!("array_stride: {},", l.stride));
+            w.line("step_mode: wgpu::VertexStepMode::Vertex,");
+            w.line(&format!("attributes: &{}::ATTRIBUTES,", l.struct_name));
+            w.close("};");
+            w.close("}");
+            w.blank();
+            w.line(&format!(
+                "const _: () = assert!(core::mem::size_of::<{}>() == {});",
+                l.struct_name, l.stride
+            ));
+            for a in &l.attrs {
+                w.line(&format!(
+                    "const _: () = assert!(core::mem::offset_of!({}, {}) == {});",
+                    l.struct_name, a.4, a.3
+                ));
+            }
+        }
+        w.blank();
+        w.open(&format!(
+            "const VERTEX_LAYOUTS: [wgpu::VertexBufferLayout<'static>; {}] = [",
+            self.vertex_layouts.len()
+        ));
+        for l in &self.vertex_layouts {
+            w.line(&format!("{}::LAYOUT,", l.struct_name));
+        }
+        w.close("];");
+    }
+
+    fn resources(&mut self) {
+        let c = self.c;
+        let e = &c.effect;
+        let w = &mut self.w;
+        w.blank();
+        w.doc("The resources the effect binds, by name.");
+        w.doc("");
+        w.doc("A constant-buffer field serves every stage that declares its register: the same buffer");
+        w.doc("is bound as the vertex shader's and the pixel shader's `b#`, as D3D applications usually do.");
+        w.doc("Fields that only some permutations use are `Option`s.");
+        w.line("#[derive(Clone, Copy, Debug)]");
+        w.open("pub struct Resources<'a> {");
+        if c.resources.is_empty() {
+            w.doc("The effect binds nothing.");
+            w.line("pub _marker: core::marker::PhantomData<&'a ()>,");
+        }
+        for f in &c.resources {
+            w.doc(&resource_doc(e, f));
+            if let Some(d) = &f.doc {
+                w.doc("");
+                w.doc_text(d);
+            }
+            let ty = match f.kind {
+                FieldKind::UniformBuffer | FieldKind::StorageBuffer => "&'a wgpu::Buffer",
+                FieldKind::TextureView => "&'a wgpu::TextureView",
+                FieldKind::Sampler => "&'a wgpu::Sampler",
+            };
+            if f.required {
+                w.line(&format!("pub {}: {ty},", f.name));
+            } else {
+                w.line(&format!("pub {}: Option<{ty}>,", f.name));
+            }
+        }
+        w.close("}");
+        w.blank();
+        w.doc(
+            "[`BindGroups::new`] was not given a resource the permutation binds; the field name.",
+        );
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
+        w.line("pub struct MissingResource(pub &'static str);");
+        w.blank();
+        w.open("impl core::fmt::Display for MissingResource {");
+        w.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {");
+        w.line("write!(f, \"{NAME}: the permutation binds `{}`, but Resources::{} is None\", self.0, self.0)");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.line("impl std::error::Error for MissingResource {}");
+    }
+
+    fn layouts(&mut self) {
+        let c = self.c;
+        let e = &c.effect;
+        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
+        let pass_arg = if self.multi_pass { ", pass" } else { "" };
+        let groups = &self.groups;
+        let w = &mut self.w;
+        for (g, (list, stage)) in groups.iter().zip([Stage::Vertex, Stage::Pixel]).enumerate() {
+            w.blank();
+            let vis = match stage {
+                Stage::Pixel => "FRAGMENT",
+                Stage::Vertex => "VERTEX",
+                Stage::Compute => "COMPUTE",
+            };
+            w.open(&format!(
+                "const {}_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [",
+                stage.name().to_ascii_uppercase(),
+                list.len()
+            ));
+            for entries in list {
+                if entries.is_empty() {
+                    w.line("&[],");
+                    continue;
+                }
+                w.open("&[");
+                for b in entries {
+                    w.open("wgpu::BindGroupLayoutEntry {");
+                    w.line(&format!("binding: {},", b.binding));
+                    w.line(&format!("visibility: wgpu::ShaderStages::{vis},"));
+                    w.line(&format!("ty: {},", binding_type(b)));
+                    w.line("count: None,");
+                    w.close("},");
+                }
+                w.close("],");
+            }
+            w.close("];");
+            let _ = g;
+        }
+        w.blank();
+        w.doc("The bind group layouts and the pipeline layout of one permutation.");
+        w.doc("");
+        w.doc("Group 0 holds the vertex shader's resources and group 1 the pixel shader's (empty when");
+        w.doc("a stage binds nothing), as `docs/binding-model.md` of dxbc-wgsl describes.");
+        w.line("#[derive(Clone, Debug)]");
+        w.open("pub struct Layouts {");
+        if self.multi_pass {
+            w.doc("The pass they were made for.");
+            w.line("pub pass: Pass,");
+        }
+        w.doc("The permutation they were made for.");
+        w.line("pub permutation: Permutation,");
+        w.doc("`@group(0)`: the vertex shader's resources.");
+        w.line("pub vertex: wgpu::BindGroupLayout,");
+        w.doc("`@group(1)`: the pixel shader's resources.");
+        w.line("pub pixel: wgpu::BindGroupLayout,");
+        w.doc("The pipeline layout with both groups.");
+        w.line("pub pipeline: wgpu::PipelineLayout,");
+        w.close("}");
+        w.blank();
+        w.open("impl Layouts {");
+        w.doc("Creates the layouts of a permutation.");
+        w.doc("");
+        w.doc("# Panics");
+        w.doc("");
+        w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
+        w.open(&format!(
+            "pub fn new(device: &wgpu::Device{pass_param}, permutation: Permutation) -> Self {{"
+        ));
+        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.open("let vertex = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
+        w.line(&format!(
+            "label: Some({:?}),",
+            format!("{} group 0 (vertex)", e.name)
+        ));
+        w.line("entries: VERTEX_GROUPS[v.vertex_group],");
+        w.close("});");
+        w.open("let pixel = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
+        w.line(&format!(
+            "label: Some({:?}),",
+            format!("{} group 1 (pixel)", e.name)
+        ));
+        w.line("entries: PIXEL_GROUPS[v.pixel_group],");
+        w.close("});");
+        w.open("let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {");
+        w.line("label: Some(NAME),");
+        w.line("bind_group_layouts: &[Some(&vertex), Some(&pixel)],");
+        w.line("immediate_size: 0,");
+        w.close("});");
+        w.open("Layouts {");
+        if self.multi_pass {
+            w.line("pass,");
+        }
+        w.line("permutation,");
+        w.line("vertex,");
+        w.line("pixel,");
+        w.line("pipeline,");
+        w.close("}");
+        w.close("}");
+        w.close("}");
+    }
+
+    fn bind_groups(&mut self) {
+        let c = self.c;
+        let e = &c.effect;
+        let pass_arg = if self.multi_pass {
+            ", layouts.pass"
+        } else {
+            ""
+        };
+        let groups = &self.groups;
+        let w = &mut self.w;
+        w.blank();
+        w.doc("The bind groups of one permutation: group 0 (vertex) and group 1 (pixel).");
+        w.line("#[derive(Clone, Debug)]");
+        w.open("pub struct BindGroups {");
+        w.doc("`@group(0)`.");
+        w.line("pub vertex: wgpu::BindGroup,");
+        w.doc("`@group(1)`.");
+        w.line("pub pixel: wgpu::BindGroup,");
+        w.close("}");
+        w.blank();
+        w.open("impl BindGroups {");
+        w.doc("Creates the bind groups for `layouts` from `resources`.");
+        w.doc("");
+        w.doc("# Errors");
+        w.doc("");
+        w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
+        w.open(
+            "pub fn new(device: &wgpu::Device, layouts: &Layouts, resources: &Resources<'_>) -> Result<Self, MissingResource> {",
+        );
+        w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
+        w.line("let vertex_entries = group_entries(0, v.vertex_group, resources)?;");
+        w.line("let pixel_entries = group_entries(1, v.pixel_group, resources)?;");
+        w.open("Ok(BindGroups {");
+        w.open("vertex: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+        w.line(&format!(
+            "label: Some({:?}),",
+            format!("{} group 0 (vertex)", e.name)
+        ));
+        w.line("layout: &layouts.vertex,");
+        w.line("entries: &vertex_entries,");
+        w.close("}),");
+        w.open("pixel: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+        w.line(&format!(
+            "label: Some({:?}),",
+            format!("{} group 1 (pixel)", e.name)
+        ));
+        w.line("layout: &layouts.pixel,");
+        w.line("entries: &pixel_entries,");
+        w.close("}),");
+        w.close("})");
+        w.close("}");
+        w.blank();
+        w.doc("Sets both bind groups (0 and 1) on a render pass.");
+        w.open("pub fn set(&self, pass: &mut wgpu::RenderPass<'_>) {");
+        w.line("pass.set_bind_group(0, &self.vertex, &[]);");
+        w.line("pass.set_bind_group(1, &self.pixel, &[]);");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.open(
+            "fn group_entries<'a>(group: u32, index: usize, r: &Resources<'a>) -> Result<Vec<wgpu::BindGroupEntry<'a>>, MissingResource> {",
+        );
+        let any_resources = groups.iter().flatten().any(|g| !g.is_empty());
+        if !any_resources {
+            w.line("let _ = (group, index, r);");
+            w.line("Ok(Vec::new())");
+        } else {
+            w.open("Ok(match (group, index) {");
+            for (g, list) in groups.iter().enumerate() {
+                let stage = if g == 0 { Stage::Vertex } else { Stage::Pixel };
+                for (i, entries) in list.iter().enumerate() {
+                    if entries.is_empty() {
+                        continue;
+                    }
+                    w.open(&format!("({g}, {i}) => vec!["));
+                    for b in entries {
+                        let name = crate::compile::field_name(e, stage, b.class, b.slot, b.space)
+                            .unwrap_or_default();
+                        let f = c.resources.iter().find(|f| f.name == name);
+                        let required = f.is_some_and(|f| f.required);
+                        let get = if required {
+                            format!("r.{name}")
+                        } else {
+                            format!("r.{name}.ok_or(MissingResource({name:?}))?")
+                        };
+                        let resource = match f.map(|f| f.kind) {
+                            Some(FieldKind::UniformBuffer | FieldKind::StorageBuffer) => {
+                                format!("{get}.as_entire_binding()")
+                            }
+                            Some(FieldKind::TextureView) => {
+                                format!("wgpu::BindingResource::TextureView({get})")
+                            }
+                            Some(FieldKind::Sampler) | None => {
+                                format!("wgpu::BindingResource::Sampler({get})")
+                            }
+                        };
+                        w.open("wgpu::BindGroupEntry {");
+                        w.line(&format!("binding: {},", b.binding));
+                        w.line(&format!("resource: {resource},"));
+                        w.close("},");
+                    }
+                    w.close("],");
+                }
+            }
+            w.line("_ => Vec::new(),");
+            w.close("})");
+        }
+        w.close("}");
+    }
+
+    fn pipeline(&mut self) {
+        let e = &self.c.effect;
+        let w = &mut self.w;
+        w.blank();
+        w.doc("Render states for [`create_render_pipeline_with`].");
+        w.line("#[derive(Clone, Debug)]");
+        w.open("pub struct PipelineOptions<'a> {");
+        w.doc("Pipeline label (the effect name when `None`).");
+        w.line("pub label: Option<&'a str>,");
+        w.doc("One entry per render target the pixel shader writes (`SV_Target0`, ...).");
+        w.line("pub color_targets: &'a [Option<wgpu::ColorTargetState>],");
+        w.doc("Depth-stencil state, if the pass has a depth buffer.");
+        w.line("pub depth_stencil: Option<wgpu::DepthStencilState>,");
+        w.doc("Primitive assembly and rasterizer state.");
+        w.line("pub primitive: wgpu::PrimitiveState,");
+        w.doc("Multisampling.");
+        w.line("pub multisample: wgpu::MultisampleState,");
+        w.close("}");
+        w.blank();
+        w.open("impl<'a> PipelineOptions<'a> {");
+        w.doc(
+            "D3D11's default states for the given targets: triangle list, clockwise front faces,",
+        );
+        w.doc("back faces culled, no multisampling.");
+        w.open(
+            "pub fn new(color_targets: &'a [Option<wgpu::ColorTargetState>], depth_stencil: Option<wgpu::DepthStencilState>) -> Self {",
+        );
+        w.open("PipelineOptions {");
+        w.line("label: None,");
+        w.line("color_targets,");
+        w.line("depth_stencil,");
+        w.open("primitive: wgpu::PrimitiveState {");
+        w.line("topology: wgpu::PrimitiveTopology::TriangleList,");
+        w.line("front_face: wgpu::FrontFace::Cw,");
+        w.line("cull_mode: Some(wgpu::Face::Back),");
+        w.line("..wgpu::PrimitiveState::default()");
+        w.close("},");
+        w.line("multisample: wgpu::MultisampleState::default(),");
+        w.close("}");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.doc("Creates the render pipeline of `layouts`' permutation with D3D11's default states:");
+        w.doc(
+            "triangle list, clockwise front faces, back faces culled, depth test `Less` with depth",
+        );
+        w.doc("writes when `depth_format` is given, no blending, one color target per format.");
+        w.open(
+            "pub fn create_render_pipeline(device: &wgpu::Device, layouts: &Layouts, color_formats: &[wgpu::TextureFormat], depth_format: Option<wgpu::TextureFormat>) -> wgpu::RenderPipeline {",
+        );
+        w.line(
+            "let targets: Vec<Option<wgpu::ColorTargetState>> = color_formats.iter().map(|f| Some(wgpu::ColorTargetState::from(*f))).collect();",
+        );
+        w.open("let depth_stencil = depth_format.map(|format| wgpu::DepthStencilState {");
+        w.line("format,");
+        w.line("depth_write_enabled: Some(true),");
+        w.line("depth_compare: Some(wgpu::CompareFunction::Less),");
+        w.line("stencil: wgpu::StencilState::default(),");
+        w.line("bias: wgpu::DepthBiasState::default(),");
+        w.close("});");
+        w.line("create_render_pipeline_with(device, layouts, &PipelineOptions::new(&targets, depth_stencil))");
+        w.close("}");
+        w.blank();
+        w.doc("Creates the render pipeline of `layouts`' permutation with the given states.");
+        w.open(
+            "pub fn create_render_pipeline_with(device: &wgpu::Device, layouts: &Layouts, options: &PipelineOptions<'_>) -> wgpu::RenderPipeline {",
+        );
+        w.line(&format!(
+            "let v = variant(layouts.permutation{});",
+            if self.multi_pass {
+                ", layouts.pass"
+            } else {
+                ""
+            }
+        ));
+        w.line("let vs = SHADERS[v.vertex];");
+        w.line("let vs_module = vs.create_module(device);");
+        w.line("let ps = v.pixel.map(|p| SHADERS[p]);");
+        w.line("let ps_module = ps.map(|p| p.create_module(device));");
+        w.line(
+            "let buffers: Vec<Option<wgpu::VertexBufferLayout<'static>>> = v.vertex_layout.map(|l| VERTEX_LAYOUTS[l].clone()).into_iter().map(Some).collect();",
+        );
+        w.open("device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {");
+        w.line("label: Some(options.label.unwrap_or(NAME)),");
+        w.line("layout: Some(&layouts.pipeline),");
+        w.open("vertex: wgpu::VertexState {");
+        w.line("module: &vs_module,");
+        w.line("entry_point: Some(vs.entry_point),");
+        w.line("compilation_options: wgpu::PipelineCompilationOptions::default(),");
+        w.line("buffers: &buffers,");
+        w.close("},");
+        w.line("primitive: options.primitive,");
+        w.line("depth_stencil: options.depth_stencil.clone(),");
+        w.line("multisample: options.multisample,");
+        w.open("fragment: match (ps, ps_module.as_ref()) {");
+        w.open("(Some(ps), Some(module)) => Some(wgpu::FragmentState {");
+        w.line("module,");
+        w.line("entry_point: Some(ps.entry_point),");
+        w.line("compilation_options: wgpu::PipelineCompilationOptions::default(),");
+        w.line("targets: options.color_targets,");
+        w.close("}),");
+        w.line("_ => None,");
+        w.close("},");
+        w.line("multiview_mask: None,");
+        w.line("cache: None,");
+        w.close("})");
+        w.close("}");
+        let _ = e;
+    }
+}
+
+fn opt(v: Option<usize>) -> String {
+    match v {
+        Some(v) => format!("Some({v})"),
+        None => "None".into(),
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn stage_prefix(s: Stage) -> &'static str {
+    match s {
+        Stage::Vertex => "vs",
+        Stage::Pixel => "ps",
+        Stage::Compute => "cs",
+    }
+}
+
+/// A raw string literal that can hold `s`.
+fn raw_string(s: &str) -> String {
+    let mut hashes = 1;
+    while s.contains(&format!("\"{}", "#".repeat(hashes))) {
+        hashes += 1;
+    }
+    let h = "#".repeat(hashes);
+    format!("r{h}\"{s}\"{h}")
+}
+
+fn pad_field(w: &mut W, pad: &mut usize, from: u32, to: u32) {
+    let mut lanes = Vec::new();
+    let mut b = from;
+    while b < to {
+        lanes.push(format_offset(b));
+        b += 4;
+    }
+    let what = if lanes.len() > 4 {
+        format!("{}..{}", format_offset(from), format_offset(to - 4))
+    } else {
+        lanes.join(", ")
+    };
+    w.doc(&format!("Padding: {what} (bytes {from}..{to})."));
+    w.line(&format!("pub _pad{pad}: [u32; {}],", (to - from) / 4));
+    *pad += 1;
+}
+
+struct Piece {
+    suffix: String,
+    ty: String,
+    offset: u32,
+    size: u32,
+    doc: String,
+}
+
+/// The Rust fields one HLSL variable becomes: normally one; when the next variable packs into
+/// the unused lanes of its last register, the last element (or column/row) is split off.
+fn pieces(f: &PlacedField, next: u32) -> Vec<Piece> {
+    let s = f.ty.scalar.rust();
+    let (vectors, comps) = f.ty.element_vectors();
+    let vec_ty = |n: u32| {
+        if n == 1 {
+            s.to_string()
+        } else {
+            format!("[{s}; {n}]")
+        }
+    };
+    // One element, padded to whole registers.
+    let (elem_padded, elem_padded_size) = match f.ty.shape {
+        Shape::Vector(_) if f.ty.array.is_none() => (vec_ty(comps), 4 * comps),
+        Shape::Vector(_) => (format!("[{s}; 4]"), REGISTER),
+        Shape::Matrix { .. } => (format!("[[{s}; 4]; {vectors}]"), REGISTER * vectors),
+    };
+    let elem_exact = |offset: u32, suffix: &str| -> Vec<Piece> {
+        // A single element at `offset`, exact size (its last register partial).
+        match f.ty.shape {
+            Shape::Vector(_) => vec![Piece {
+                suffix: suffix.into(),
+                ty: vec_ty(comps),
+                offset,
+                size: 4 * comps,
+                doc: "last element.".into(),
+            }],
+            Shape::Matrix { .. } => {
+                let mut v = Vec::new();
+                if vectors > 1 {
+                    v.push(Piece {
+                        suffix: suffix.into(),
+                        ty: format!("[[{s}; 4]; {}]", vectors - 1),
+                        offset,
+                        size: REGISTER * (vectors - 1),
+                        doc: "all but the last column/row.".into(),
+                    });
+                }
+                v.push(Piece {
+                    suffix: format!("{suffix}_last"),
+                    ty: vec_ty(comps),
+                    offset: offset + REGISTER * (vectors - 1),
+                    size: 4 * comps,
+                    doc: "last column/row (its register's free lanes hold the next variable)."
+                        .into(),
+                });
+                v
+            }
+        }
+    };
+    match f.ty.array {
+        None => {
+            if f.offset + elem_padded_size <= next {
+                vec![Piece {
+                    suffix: String::new(),
+                    ty: elem_padded,
+                    offset: f.offset,
+                    size: elem_padded_size,
+                    doc: String::new(),
+                }]
+            } else {
+                elem_exact(f.offset, "")
+            }
+        }
+        Some(n) => {
+            if f.offset + elem_padded_size * n <= next {
+                vec![Piece {
+                    suffix: String::new(),
+                    ty: format!("[{elem_padded}; {n}]"),
+                    offset: f.offset,
+                    size: elem_padded_size * n,
+                    doc: String::new(),
+                }]
+            } else {
+                let mut v = Vec::new();
+                if n > 1 {
+                    v.push(Piece {
+                        suffix: String::new(),
+                        ty: format!("[{elem_padded}; {}]", n - 1),
+                        offset: f.offset,
+                        size: elem_padded_size * (n - 1),
+                        doc: String::new(),
+                    });
+                }
+                let last = f.offset + elem_padded_size * (n - 1);
+                let mut tail = elem_exact(last, if n > 1 { "_last" } else { "" });
+                if n == 1 {
+                    return tail;
+                }
+                v.append(&mut tail);
+                v
+            }
+        }
+    }
+}
+
+fn field_doc(f: &PlacedField) -> String {
+    let mut d = format!(
+        "`{}` at {} (byte {}), {}",
+        f.name,
+        format_offset(f.offset),
+        f.offset,
+        f.ty
+    );
+    let reg = f.offset / REGISTER;
+    let (vectors, comps) = f.ty.element_vectors();
+    match (f.ty.shape, f.ty.array) {
+        (Shape::Matrix { packing, .. }, arr) => {
+            let what = match packing {
+                MatrixPacking::ColumnMajor => "column",
+                MatrixPacking::RowMajor => "row",
+            };
+            let _ = write!(d, ", {}", packing.hlsl());
+            match arr {
+                None => {
+                    let _ = write!(d, ": `[i]` is {what} i, in register c({reg}+i)");
+                }
+                Some(_) => {
+                    let _ = write!(
+                        d,
+                        ": `[k][i]` is {what} i of element k, in register c({reg}+{vectors}k+i)"
+                    );
+                }
+            }
+            if comps < 4 {
+                let _ = write!(d, ", with padding in {} of each {what}", free_lanes(comps));
+            }
+        }
+        (Shape::Vector(_), Some(_)) => {
+            let _ = write!(d, ": element i is in register c({reg}+i)");
+            if comps < 4 {
+                let _ = write!(d, ", with padding in {} of each", free_lanes(comps));
+            }
+        }
+        (Shape::Vector(_), None) => {}
+    }
+    if f.ty.scalar == crate::effect::Scalar::Bool {
+        d.push_str(" (HLSL bool: 0 is false, any other value true)");
+    }
+    d.push('.');
+    d
+}
+
+fn free_lanes(used: u32) -> &'static str {
+    match used {
+        1 => "lanes y, z, w",
+        2 => "lanes z, w",
+        _ => "lane w",
+    }
+}
+
+fn resource_doc(e: &crate::effect::Effect, f: &ResourceField) -> String {
+    let regs: Vec<String> = {
+        let mut by_reg: Vec<(String, Vec<&str>)> = Vec::new();
+        for (stage, reg) in &f.registers {
+            match by_reg.iter_mut().find(|(r, _)| r == reg) {
+                Some((_, s)) => s.push(stage.name()),
+                None => by_reg.push((reg.clone(), vec![stage.name()])),
+            }
+        }
+        by_reg
+            .into_iter()
+            .map(|(r, s)| format!("{r} of the {} shader", s.join(" and ")))
+            .collect()
+    };
+    let mut d = match f.cbuffer {
+        Some(ci) => {
+            let cb = &e.cbuffers[ci];
+            let layout = &e.layouts[cb.layout];
+            format!(
+                "Constant buffer `{}` ({}): layout [`{}`], at least {} bytes, with `wgpu::BufferUsages::UNIFORM`.",
+                cb.name,
+                regs.join(", "),
+                pascal_case(&layout.name),
+                layout.size()
+            )
+        }
+        None => format!("Register {}: {}.", regs.join(", "), f.kinds.join(" or ")),
+    };
+    if !f.required {
+        d.push_str(" Only some permutations bind it.");
+    }
+    d
+}
+
+fn vertex_rust_type(f: &VertexFormat) -> String {
+    let scalar = match f.wgpu {
+        w if w.starts_with("Float32") => "f32",
+        w if w.starts_with("Uint32") => "u32",
+        w if w.starts_with("Sint32") => "i32",
+        w if w.starts_with("Uint16") || w.starts_with("Unorm16") || w.starts_with("Float16") => {
+            "u16"
+        }
+        w if w.starts_with("Sint16") || w.starts_with("Snorm16") => "i16",
+        w if w.starts_with("Sint8") || w.starts_with("Snorm8") => "i8",
+        "Unorm10_10_10_2" => return "u32".into(),
+        _ => "u8",
+    };
+    let n = match f.wgpu {
+        "Unorm8x4Bgra" => 4,
+        w if w.ends_with("x2") => 2,
+        w if w.ends_with("x3") => 3,
+        w if w.ends_with("x4") => 4,
+        _ => 1,
+    };
+    if n == 1 {
+        scalar.to_string()
+    } else {
+        format!("[{scalar}; {n}]")
+    }
+}
+
+fn binding_type(b: &Binding) -> String {
+    match &b.kind {
+        BindingKind::UniformBuffer { size_bytes } => format!(
+            "wgpu::BindingType::Buffer {{ ty: wgpu::BufferBindingType::Uniform, has_dynamic_offset: false, min_binding_size: wgpu::BufferSize::new({size_bytes}) }}"
+        ),
+        BindingKind::StorageBuffer { read_only } => format!(
+            "wgpu::BindingType::Buffer {{ ty: wgpu::BufferBindingType::Storage {{ read_only: {read_only} }}, has_dynamic_offset: false, min_binding_size: None }}"
+        ),
+        BindingKind::Sampler { comparison } => format!(
+            "wgpu::BindingType::Sampler(wgpu::SamplerBindingType::{})",
+            if *comparison { "Comparison" } else { "Filtering" }
+        ),
+        BindingKind::Texture {
+            dimension,
+            sample,
+            multisampled,
+        } => {
+            let sample_type = match sample {
+                SampleType::Float => "wgpu::TextureSampleType::Float { filterable: true }",
+                SampleType::UnfilterableFloat => "wgpu::TextureSampleType::Float { filterable: false }",
+                SampleType::Sint => "wgpu::TextureSampleType::Sint",
+                SampleType::Uint => "wgpu::TextureSampleType::Uint",
+                SampleType::Depth => "wgpu::TextureSampleType::Depth",
+            };
+            format!(
+                "wgpu::BindingType::Texture {{ sample_type: {sample_type}, view_dimension: wgpu::TextureViewDimension::{}, multisampled: {multisampled} }}",
+                view_dimension(dimension)
+            )
+        }
+        BindingKind::StorageTexture { dimension, format } => format!(
+            "wgpu::BindingType::StorageTexture {{ access: wgpu::StorageTextureAccess::ReadWrite, format: wgpu::TextureFormat::{}, view_dimension: wgpu::TextureViewDimension::{} }}",
+            texture_format(format),
+            view_dimension(dimension)
+        ),
+    }
+}
+
+fn view_dimension(d: &str) -> &'static str {
+    match d {
+        "1d" => "D1",
+        "2d_array" => "D2Array",
+        "cube" => "Cube",
+        "cube_array" => "CubeArray",
+        "3d" => "D3",
+        _ => "D2",
+    }
+}
+
+/// wgpu `TextureFormat` variant for a WGSL storage texel format.
+fn texture_format(f: &str) -> String {
+    match f {
+        "bgra8unorm" => "Bgra8Unorm".into(),
+        "r32float" => "R32Float".into(),
+        "r32uint" => "R32Uint".into(),
+        "r32sint" => "R32Sint".into(),
+        "rg32float" => "Rg32Float".into(),
+        "rg32uint" => "Rg32Uint".into(),
+        "rg32sint" => "Rg32Sint".into(),
+        "rgba32float" => "Rgba32Float".into(),
+        "rgba32uint" => "Rgba32Uint".into(),
+        "rgba32sint" => "Rgba32Sint".into(),
+        "rgba16float" => "Rgba16Float".into(),
+        "rgba16uint" => "Rgba16Uint".into(),
+        "rgba16sint" => "Rgba16Sint".into(),
+        "rgba8unorm" => "Rgba8Unorm".into(),
+        "rgba8snorm" => "Rgba8Snorm".into(),
+        "rgba8uint" => "Rgba8Uint".into(),
+        "rgba8sint" => "Rgba8Sint".into(),
+        other => pascal_case(other),
+    }
+}

@@ -1,0 +1,720 @@
+//! Loading an effect's shader inputs, translating them, and checking them against the effect
+//! file: the step between [`Effect`] and [`crate::codegen::generate`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::effect::{
+    pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules,
+};
+use crate::stage::{BindingKind, RegisterClass, StageInfo};
+
+/// An effect with every permutation's shaders translated and checked.
+#[derive(Debug, Clone)]
+pub struct CompiledEffect {
+    /// The effect file's model.
+    pub effect: Effect,
+    /// Every permutation that exists, as value indices per axis (see [`Effect::permutations`]).
+    pub permutations: Vec<Vec<usize>>,
+    /// Distinct shaders (by WGSL text).
+    pub shaders: Vec<CompiledShader>,
+    /// Per pass, per permutation: the shaders used.
+    pub passes: Vec<Vec<Variant>>,
+    /// Fields of the generated `Resources` struct.
+    pub resources: Vec<ResourceField>,
+    /// Every file read: the effect file first, then the shader inputs (sorted).
+    pub inputs: Vec<PathBuf>,
+}
+
+/// One distinct translated shader.
+#[derive(Debug, Clone)]
+pub struct CompiledShader {
+    /// Name of its `wgsl::` constant.
+    pub const_name: String,
+    /// Its sources (file[:symbol]); several when different inputs translate identically.
+    pub labels: Vec<String>,
+    /// The translation.
+    pub info: StageInfo,
+}
+
+/// The shaders of one pass for one permutation (indices into [`CompiledEffect::shaders`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variant {
+    /// Vertex shader.
+    pub vertex: usize,
+    /// Pixel shader.
+    pub pixel: Option<usize>,
+}
+
+/// What a `Resources` field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A `wgpu::Buffer` bound as uniform buffer (a constant buffer).
+    UniformBuffer,
+    /// A `wgpu::Buffer` bound as storage buffer.
+    StorageBuffer,
+    /// A `wgpu::TextureView`.
+    TextureView,
+    /// A `wgpu::Sampler`.
+    Sampler,
+}
+
+/// A field of the generated `Resources` struct.
+#[derive(Debug, Clone)]
+pub struct ResourceField {
+    /// Rust field name.
+    pub name: String,
+    /// What it holds.
+    pub kind: FieldKind,
+    /// Whether every permutation of every pass binds it (else the field is an `Option`).
+    pub required: bool,
+    /// The constant buffer it is, if it is one (index into [`Effect::cbuffers`]).
+    pub cbuffer: Option<usize>,
+    /// Registers and stages it serves, e.g. `b0 (vertex, pixel)`.
+    pub registers: Vec<(Stage, String)>,
+    /// Kinds seen (for docs), e.g. `texture_2d<f32>`.
+    pub kinds: Vec<String>,
+    /// Documentation from the effect file.
+    pub doc: Option<String>,
+}
+
+/// Reads shader inputs and translates them. [`Builder`](crate::Builder) caches; the macro and the
+/// CLI translate directly.
+pub trait Translator {
+    /// Translates the DXBC container `bytes` read for `shader`.
+    ///
+    /// # Errors
+    /// The translator's diagnostic, one line.
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String>;
+}
+
+/// Translates with [`dxbc_wgsl::translate`] and default options.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct DirectTranslator;
+
+impl Translator for DirectTranslator {
+    fn translate(&mut self, _shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
+        translate_bytes(bytes)
+    }
+}
+
+/// Translates one container with default options into a [`StageInfo`].
+///
+/// # Errors
+/// The translator's message, or a note that the stage is not one effects support.
+pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
+    let t = dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default())
+        .map_err(|e| e.to_string())?;
+    StageInfo::from_translation(&t).ok_or_else(|| {
+        format!(
+            "{} shaders cannot be used in an effect pass",
+            t.stage.name()
+        )
+    })
+}
+
+/// Reads a shader input: a raw container (`.dxbc`, `.cso`, anything starting with `DXBC`), or an
+/// fxc `/Fh` header selected by symbol.
+///
+/// # Errors
+/// A message naming the path (and symbol) when the file is missing or unreadable.
+pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, String> {
+    let bytes = std::fs::read(&shader.path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!("shader file not found: {}", shader.path.display())
+        } else {
+            format!("cannot read {}: {e}", shader.path.display())
+        }
+    })?;
+    if bytes.starts_with(b"DXBC") {
+        if let Some(s) = &shader.symbol {
+            return Err(format!(
+                "{} is a DXBC container, not a header: `symbol = \"{s}\"` does not apply",
+                shader.path.display()
+            ));
+        }
+        return Ok(bytes);
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{} is neither a DXBC container (it does not start with `DXBC`) nor a text header",
+            shader.path.display()
+        )
+    })?;
+    let blobs = dxbc_wgsl::header::parse_header(&text)
+        .map_err(|e| format!("{}: {e}", shader.path.display()))?;
+    let blob = dxbc_wgsl::header::select(blobs, shader.symbol.as_deref())
+        .map_err(|e| format!("{}: {e}", shader.path.display()))?;
+    Ok(blob.bytes)
+}
+
+struct Loaded {
+    info: Result<StageInfo, String>,
+}
+
+/// Type names the generated module defines itself.
+pub const RESERVED_TYPES: &[&str] = &[
+    "Permutation",
+    "Pass",
+    "Shaders",
+    "StageShader",
+    "Resources",
+    "MissingResource",
+    "Layouts",
+    "BindGroups",
+    "PipelineOptions",
+    "VariantInfo",
+];
+
+/// Loads, translates and checks every permutation of an effect.
+///
+/// # Errors
+/// Every problem found, each at a position in the effect file.
+pub fn compile(
+    effect: Effect,
+    translator: &mut dyn Translator,
+) -> Result<CompiledEffect, Diagnostics> {
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let push = |errors: &mut Vec<Diagnostic>, d: Diagnostic| {
+        if !errors.contains(&d) {
+            errors.push(d);
+        }
+    };
+    let permutations = effect.permutations();
+
+    // Generated type names must not collide.
+    let mut types: Vec<(String, String)> = RESERVED_TYPES
+        .iter()
+        .map(|t| (t.to_string(), "generated".into()))
+        .collect();
+    for a in &effect.axes {
+        if let crate::effect::AxisKind::Enum(_) = a.kind {
+            let t = pascal_case(&a.name);
+            if let Some((_, what)) = types.iter().find(|(n, _)| *n == t) {
+                push(
+                    &mut errors,
+                    effect.error(
+                        &a.span,
+                        format!(
+                            "axis `{}` would generate type `{t}`, which is already a {what} type",
+                            a.name
+                        ),
+                    ),
+                );
+            }
+            types.push((t, "axis".into()));
+        }
+    }
+    for l in &effect.layouts {
+        let t = pascal_case(&l.name);
+        if let Some((_, what)) = types.iter().find(|(n, _)| *n == t) {
+            push(&mut errors, effect.error(&l.span, format!("layout `{}` would generate struct `{t}`, which is already a {what} type; rename the layout", l.name)));
+        }
+        types.push((t, "layout".into()));
+    }
+
+    // Resolve every stage's input per permutation, and load each distinct input once.
+    let mut loaded: BTreeMap<ShaderRef, Loaded> = BTreeMap::new();
+    let mut choice: Vec<Vec<(Option<ShaderRef>, Option<ShaderRef>)>> = Vec::new();
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for pass in &effect.passes {
+        let mut per_perm = Vec::new();
+        for values in &permutations {
+            let mut pick = |rules: &StageRules| -> Option<ShaderRef> {
+                match effect.shader_for(rules, values) {
+                    Ok(r) => {
+                        if !loaded.contains_key(&r) {
+                            if !inputs.contains(&r.path) {
+                                inputs.push(r.path.clone());
+                            }
+                            let info =
+                                read_shader(&r).and_then(|bytes| translator.translate(&r, &bytes));
+                            loaded.insert(r.clone(), Loaded { info });
+                        }
+                        Some(r)
+                    }
+                    Err(d) => {
+                        push(&mut errors, d);
+                        None
+                    }
+                }
+            };
+            let v = pick(&pass.vertex);
+            let p = pass.pixel.as_ref().and_then(&mut pick);
+            per_perm.push((v, p));
+        }
+        choice.push(per_perm);
+    }
+
+    // Report load/translation failures at the rule that chose the input.
+    let rule_span = |rules: &StageRules, values: &[usize]| -> Span {
+        effect
+            .rule_for(rules, values)
+            .map(|r| r.path_span.clone())
+            .unwrap_or(rules.span.clone())
+    };
+    for (pi, pass) in effect.passes.iter().enumerate() {
+        for (vi, values) in permutations.iter().enumerate() {
+            let (v, p) = &choice[pi][vi];
+            for (r, rules) in [(v, Some(&pass.vertex)), (p, pass.pixel.as_ref())] {
+                let (Some(r), Some(rules)) = (r, rules) else {
+                    continue;
+                };
+                match &loaded[r].info {
+                    Err(msg) => push(
+                        &mut errors,
+                        effect.error(
+                            &rule_span(rules, values),
+                            format!(
+                                "{} shader {} of pass `{}`: {msg}",
+                                rules.stage.name(),
+                                r.label(),
+                                pass.name
+                            ),
+                        ),
+                    ),
+                    Ok(info) if info.stage != rules.stage => push(
+                        &mut errors,
+                        effect.error(
+                            &rule_span(rules, values),
+                            format!(
+                                "{} is a {} shader, but pass `{}` uses it as its {} shader",
+                                r.label(),
+                                info.stage.name(),
+                                pass.name,
+                                rules.stage.name()
+                            ),
+                        ),
+                    ),
+                    Ok(_) => {}
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+
+    // Distinct shaders by WGSL text.
+    let mut shaders: Vec<CompiledShader> = Vec::new();
+    let mut index_of: BTreeMap<ShaderRef, usize> = BTreeMap::new();
+    for (r, l) in &loaded {
+        let info = l.info.as_ref().expect("errors returned above");
+        let i = match shaders.iter().position(|s| s.info == *info) {
+            Some(i) => {
+                shaders[i].labels.push(r.label());
+                i
+            }
+            None => {
+                shaders.push(CompiledShader {
+                    const_name: String::new(),
+                    labels: vec![r.label()],
+                    info: info.clone(),
+                });
+                shaders.len() - 1
+            }
+        };
+        index_of.insert(r.clone(), i);
+    }
+    // Order shaders by stage (vertex first) then label, and name them.
+    let mut order: Vec<usize> = (0..shaders.len()).collect();
+    order.sort_by(|&a, &b| {
+        (shaders[a].info.stage, &shaders[a].labels[0])
+            .cmp(&(shaders[b].info.stage, &shaders[b].labels[0]))
+    });
+    let mut remap = vec![0; shaders.len()];
+    for (new, &old) in order.iter().enumerate() {
+        remap[old] = new;
+    }
+    let mut sorted: Vec<CompiledShader> = order.iter().map(|&i| shaders[i].clone()).collect();
+    let mut used_names: Vec<String> = Vec::new();
+    for s in &mut sorted {
+        let base = const_name(&effect.name, &s.labels[0]);
+        let mut name = base.clone();
+        let mut n = 2;
+        while used_names.contains(&name) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        used_names.push(name.clone());
+        s.const_name = name;
+    }
+    let shaders = sorted;
+    let passes: Vec<Vec<Variant>> = choice
+        .iter()
+        .map(|per| {
+            per.iter()
+                .map(|(v, p)| Variant {
+                    vertex: remap[index_of[v.as_ref().expect("errors returned above")]],
+                    pixel: p.as_ref().map(|p| remap[index_of[p]]),
+                })
+                .collect()
+        })
+        .collect();
+
+    // Checks per pass and permutation.
+    let mut resources: Vec<ResourceField> = Vec::new();
+    for (pi, pass) in effect.passes.iter().enumerate() {
+        for (vi, values) in permutations.iter().enumerate() {
+            let variant = passes[pi][vi];
+            let stages = [
+                Some((variant.vertex, &pass.vertex)),
+                variant.pixel.zip(pass.pixel.as_ref()),
+            ];
+            for (si, rules) in stages.into_iter().flatten() {
+                let s = &shaders[si];
+                let at = rule_span(rules, values);
+                check_bindings(&effect, &pass.name, s, &at, &mut resources, &mut errors);
+            }
+            if let (Some(ps), Some(prules)) = (variant.pixel, pass.pixel.as_ref()) {
+                check_link(
+                    &effect,
+                    &pass.name,
+                    &shaders[variant.vertex],
+                    &shaders[ps],
+                    &rule_span(prules, values),
+                    &mut errors,
+                );
+            }
+        }
+    }
+    // Required = bound by every variant.
+    for f in &mut resources {
+        f.required = passes.iter().flatten().all(|v| {
+            let mut used = false;
+            for si in std::iter::once(v.vertex).chain(v.pixel) {
+                let s = &shaders[si];
+                used |= s.info.bindings.iter().any(|b| {
+                    field_name(&effect, s.info.stage, b.class, b.slot, b.space).as_deref()
+                        == Some(f.name.as_str())
+                });
+            }
+            used
+        });
+    }
+    // Vertex-format overrides must apply to some vertex input, with a compatible kind.
+    for o in &effect.vertex_formats {
+        let mut used = false;
+        for s in shaders.iter().filter(|s| s.info.stage == Stage::Vertex) {
+            for input in s.info.inputs.iter().filter(|i| i.location.is_some()) {
+                if input.semantic.eq_ignore_ascii_case(&o.semantic)
+                    && input.semantic_index == o.index
+                {
+                    used = true;
+                    if input.scalar.vertex_kind() != o.format.kind {
+                        push(
+                            &mut errors,
+                            effect.error(
+                                &o.span,
+                                format!(
+                                    "{} reads {} as {}, which format {} cannot supply ({} components)",
+                                    s.labels[0],
+                                    input.semantic_label(),
+                                    input.wgsl_type(),
+                                    o.format.webgpu,
+                                    match o.format.kind {
+                                        crate::vertex::Kind::Float => "float",
+                                        crate::vertex::Kind::Uint => "unsigned integer",
+                                        crate::vertex::Kind::Sint => "signed integer",
+                                    }
+                                ),
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if !used {
+            push(
+                &mut errors,
+                effect.error(
+                    &o.span,
+                    format!(
+                        "no vertex shader of the effect reads {}{}",
+                        o.semantic,
+                        if o.index == 0 {
+                            String::new()
+                        } else {
+                            o.index.to_string()
+                        }
+                    ),
+                ),
+            );
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    inputs.sort();
+    inputs.insert(0, effect.path.clone());
+    Ok(CompiledEffect {
+        effect,
+        permutations,
+        shaders,
+        passes,
+        resources,
+        inputs,
+    })
+}
+
+/// The `wgsl::` constant name for a shader label: the file stem (or header symbol) without the
+/// effect-name prefix, in upper snake case.
+fn const_name(effect: &str, label: &str) -> String {
+    let base = match label.split_once(':') {
+        Some((_, sym)) => sym.to_string(),
+        None => Path::new(label)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| label.to_string()),
+    };
+    let trimmed = base
+        .strip_prefix(effect)
+        .map(|r| r.trim_start_matches('_'))
+        .filter(|r| !r.is_empty())
+        .unwrap_or(&base);
+    let mut s = snake_case(trimmed).to_ascii_uppercase();
+    if s.is_empty() {
+        s = "SHADER".into();
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with('_') {
+        s.insert(0, 'S');
+    }
+    s
+}
+
+/// The `Resources` field name a stage's register binds to.
+pub fn field_name(
+    effect: &Effect,
+    stage: Stage,
+    class: RegisterClass,
+    slot: u32,
+    space: u32,
+) -> Option<String> {
+    let applies = |stages: &Option<Vec<Stage>>| stages.as_ref().is_none_or(|s| s.contains(&stage));
+    match class {
+        RegisterClass::ConstantBuffer => effect
+            .cbuffers
+            .iter()
+            .find(|c| c.slot == slot && c.space == space && applies(&c.stages))
+            .map(|c| snake_case(&c.name)),
+        _ => {
+            let rc = match class {
+                RegisterClass::Sampler => ResourceClass::Sampler,
+                RegisterClass::ShaderResource => ResourceClass::Srv,
+                _ => ResourceClass::Uav,
+            };
+            Some(
+                effect
+                    .resources
+                    .iter()
+                    .find(|r| {
+                        r.class == rc && r.slot == slot && r.space == space && applies(&r.stages)
+                    })
+                    .map(|r| r.name.clone())
+                    .unwrap_or_else(|| {
+                        if space == 0 {
+                            format!("{}{slot}", rc.letter())
+                        } else {
+                            format!("{}{slot}_space{space}", rc.letter())
+                        }
+                    }),
+            )
+        }
+    }
+}
+
+fn check_bindings(
+    effect: &Effect,
+    pass: &str,
+    s: &CompiledShader,
+    at: &Span,
+    resources: &mut Vec<ResourceField>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let stage = s.info.stage;
+    let mut push = |d: Diagnostic| {
+        if !errors.contains(&d) {
+            errors.push(d);
+        }
+    };
+    for b in &s.info.bindings {
+        if b.group != stage.group() {
+            push(effect.error(
+                at,
+                format!(
+                    "{} binds {} at @group({}), but the binding plan puts {} resources in group {}",
+                    s.labels[0],
+                    b.register(),
+                    b.group,
+                    stage.name(),
+                    stage.group()
+                ),
+            ));
+            continue;
+        }
+        let Some(name) = field_name(effect, stage, b.class, b.slot, b.space) else {
+            push(effect.error(
+                at,
+                format!(
+                    "effect {}, pass `{pass}`, {} shader {}: binds constant buffer {} ({} bytes), but the effect \
+                     file declares no [cbuffers] entry for that register and stage",
+                    effect.name,
+                    stage.name(),
+                    s.labels[0],
+                    b.register(),
+                    match b.kind {
+                        BindingKind::UniformBuffer { size_bytes } => size_bytes,
+                        _ => 0,
+                    }
+                ),
+            ));
+            continue;
+        };
+        let (kind, cbuffer) = match &b.kind {
+            BindingKind::UniformBuffer { size_bytes } => {
+                let ci = effect
+                    .cbuffers
+                    .iter()
+                    .position(|c| snake_case(&c.name) == name)
+                    .expect("field_name found it");
+                let c = &effect.cbuffers[ci];
+                let layout = &effect.layouts[c.layout];
+                if *size_bytes > layout.size() {
+                    push(effect.error(
+                        &c.register_span,
+                        format!(
+                            "effect {}, pass `{pass}`, {} shader {}: constant buffer {} is declared as {} bytes ({} \
+                             registers), but layout `{}` covers only {} bytes ({} registers)",
+                            effect.name,
+                            stage.name(),
+                            s.labels[0],
+                            b.register(),
+                            size_bytes,
+                            size_bytes / 16,
+                            layout.name,
+                            layout.size(),
+                            layout.size() / 16
+                        ),
+                    ));
+                }
+                (FieldKind::UniformBuffer, Some(ci))
+            }
+            BindingKind::StorageBuffer { .. } => (FieldKind::StorageBuffer, None),
+            BindingKind::Texture { .. } | BindingKind::StorageTexture { .. } => {
+                (FieldKind::TextureView, None)
+            }
+            BindingKind::Sampler { .. } => (FieldKind::Sampler, None),
+        };
+        let reg = b.register();
+        let doc = match b.class {
+            RegisterClass::ConstantBuffer => None,
+            _ => effect
+                .resources
+                .iter()
+                .find(|r| r.name == name)
+                .and_then(|r| r.doc.clone()),
+        };
+        let describe = b.kind.describe();
+        match resources.iter_mut().find(|f| f.name == name) {
+            Some(f) => {
+                if f.kind != kind {
+                    push(effect.error(
+                        at,
+                        format!(
+                            "{} binds {reg} (`{name}`) as {describe}, but another shader of the effect binds `{name}` \
+                             as a different kind of resource; give them different names in [resources]",
+                            s.labels[0]
+                        ),
+                    ));
+                }
+                if !f.registers.contains(&(stage, reg.clone())) {
+                    f.registers.push((stage, reg));
+                }
+                if !f.kinds.contains(&describe) {
+                    f.kinds.push(describe);
+                }
+            }
+            None => resources.push(ResourceField {
+                name,
+                kind,
+                required: false,
+                cbuffer,
+                registers: vec![(stage, reg)],
+                kinds: vec![describe],
+                doc,
+            }),
+        }
+    }
+}
+
+fn check_link(
+    effect: &Effect,
+    pass: &str,
+    vs: &CompiledShader,
+    ps: &CompiledShader,
+    at: &Span,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for input in ps.info.inputs.iter().filter(|i| i.location.is_some()) {
+        let found = vs.info.outputs.iter().find(|o| {
+            o.register == input.register
+                && o.semantic.eq_ignore_ascii_case(&input.semantic)
+                && o.semantic_index == input.semantic_index
+        });
+        let problem = match found {
+            None => {
+                let at_reg: Vec<String> = vs
+                    .info
+                    .outputs
+                    .iter()
+                    .filter(|o| o.register == input.register)
+                    .map(|o| o.semantic_label())
+                    .collect();
+                Some(format!(
+                    "pixel shader {} reads {} (v{}) but vertex shader {} writes {} at o{}",
+                    ps.labels[0],
+                    input.semantic_label(),
+                    input.register,
+                    vs.labels[0],
+                    if at_reg.is_empty() { "nothing".to_string() } else { at_reg.join(", ") },
+                    input.register
+                ))
+            }
+            Some(o) if o.location != input.location || o.scalar != input.scalar || o.components < input.components => {
+                Some(format!(
+                    "pixel shader {} reads {} as @location({}) {}, but vertex shader {} writes it as @location({}) {}",
+                    ps.labels[0],
+                    input.semantic_label(),
+                    input.location.unwrap_or(0),
+                    input.wgsl_type(),
+                    vs.labels[0],
+                    o.location.map(|l| l.to_string()).unwrap_or_else(|| "builtin".into()),
+                    o.wgsl_type()
+                ))
+            }
+            Some(_) => None,
+        };
+        if let Some(p) = problem {
+            let d = effect.error(at, format!("effect {}, pass `{pass}`: {p}", effect.name));
+            if !errors.contains(&d) {
+                errors.push(d);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn const_names_drop_the_effect_prefix() {
+        assert_eq!(
+            const_name("BasicEffect", "BasicEffect_VSBasicTx.dxbc"),
+            "VS_BASIC_TX"
+        );
+        assert_eq!(const_name("BasicEffect", "shaders.h:g_VSMain"), "G_VS_MAIN");
+        assert_eq!(const_name("X", "X.dxbc"), "X");
+    }
+}

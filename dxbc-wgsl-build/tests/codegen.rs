@@ -1,0 +1,25 @@
+//! Golden tests of the generated Rust.
+
+mod common;
+
+use std::path::Path;
+
+/// The generated module for the tiny effect is kept as a snapshot and as a compiled fixture
+/// (`tests/fixtures/tiny_effect.rs`, included by `tests/generated_compiles.rs`). Set
+/// `UPDATE_GOLDEN=1` to rewrite the fixture after an intended change.
+#[test]
+fn tiny_effect_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    let compiled = common::compile_tiny(dir.path());
+    let code = dxbc_wgsl_build::generate(&compiled);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny_effect.rs");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&fixture, &code).unwrap();
+    }
+    let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
+    assert!(
+        kept == code,
+        "generated code differs from tests/fixtures/tiny_effect.rs (run with UPDATE_GOLDEN=1 to update)"
+    );
+    insta::assert_snapshot!("tiny_effect", code);
+}

@@ -1,0 +1,215 @@
+//! Shared test helpers: a small effect whose shaders are stand-ins, translated by a fake
+//! translator into hand-written `StageInfo`s (so generator tests do not depend on the translator).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use dxbc_wgsl_build::compile::{self, CompiledEffect, Translator};
+use dxbc_wgsl_build::effect::{ShaderRef, Stage};
+use dxbc_wgsl_build::stage::{
+    Binding, BindingKind, Interface, RegisterClass, SampleType, ScalarKind, StageInfo,
+};
+use dxbc_wgsl_build::Effect;
+
+pub const TINY_EFFECT: &str = r#"# A small effect for the generator's golden test.
+[effect]
+name = "TinyEffect"
+description = "A small effect for the generator's golden test."
+
+[axes]
+fog = { type = "bool", default = true, doc = "Fog on or off." }
+texture = "bool"
+shading = { values = ["flat", "lit"], doc = "Shading mode." }
+
+[permutations]
+exclude = [{ shading = "lit", texture = true }]
+
+[layouts.Parameters]
+fields = [
+    { name = "DiffuseColor", type = "float4" },
+    { name = "FogColor", type = "float3" },
+    { name = "FogStart", type = "float" },
+    { name = "LightDirection", type = "float3[2]" },
+    { name = "Enabled", type = "bool" },
+    { name = "WorldViewProj", type = "float4x4", offset = "c4" },
+    { name = "Normals", type = "float3x3", packing = "row_major", doc = "Normal matrix." },
+]
+
+[cbuffers.Parameters]
+register = "b0"
+layout = "Parameters"
+
+[resources]
+t0 = "texture"
+s0 = { name = "sampler", doc = "Any filtering sampler." }
+
+[vertex_formats]
+SV_Position = "float32x3"
+COLOR = "unorm8x4"
+
+[passes.main]
+vertex = [
+    { when = { shading = "lit" }, path = "Tiny_VSLit{fog::NoFog}.dxbc" },
+    { path = "Tiny_VS{texture:Tx}{fog::NoFog}.dxbc" },
+]
+pixel = "Tiny_PS{texture:Tx}{fog::NoFog}.dxbc"
+"#;
+
+/// Every shader file the tiny effect names.
+pub const TINY_FILES: &[&str] = &[
+    "Tiny_VSLit.dxbc",
+    "Tiny_VSLitNoFog.dxbc",
+    "Tiny_VS.dxbc",
+    "Tiny_VSNoFog.dxbc",
+    "Tiny_VSTx.dxbc",
+    "Tiny_VSTxNoFog.dxbc",
+    "Tiny_PS.dxbc",
+    "Tiny_PSNoFog.dxbc",
+    "Tiny_PSTx.dxbc",
+    "Tiny_PSTxNoFog.dxbc",
+];
+
+pub fn iface(
+    semantic: &str,
+    index: u32,
+    register: u32,
+    location: Option<u32>,
+    components: u8,
+) -> Interface {
+    Interface {
+        semantic: semantic.into(),
+        semantic_index: index,
+        register,
+        location,
+        builtin: if location.is_none() {
+            Some("position".into())
+        } else {
+            None
+        },
+        scalar: ScalarKind::Float,
+        components,
+        first_component: 0,
+    }
+}
+
+pub fn cb0(group: u32, size_bytes: u32) -> Binding {
+    Binding {
+        class: RegisterClass::ConstantBuffer,
+        slot: 0,
+        space: 0,
+        group,
+        binding: 0,
+        kind: BindingKind::UniformBuffer { size_bytes },
+        name: "cb0".into(),
+    }
+}
+
+/// A plausible `StageInfo` for a stand-in shader, from its file name.
+pub fn fake_info(label: &str) -> StageInfo {
+    let vs = label.contains("_VS");
+    let tx = label.contains("Tx");
+    let fog = !label.contains("NoFog");
+    let lit = label.contains("Lit");
+    if vs {
+        let mut inputs = vec![iface("SV_Position", 0, 0, Some(0), 4)];
+        if lit {
+            inputs.push(iface("NORMAL", 0, 1, Some(1), 3));
+            inputs.push(iface("COLOR", 0, 2, Some(2), 4));
+        }
+        if tx {
+            inputs.push(iface("TEXCOORD", 0, 1, Some(1), 2));
+        }
+        let mut outputs = vec![iface("COLOR", 0, 0, Some(0), 4)];
+        if fog {
+            outputs.push(iface("COLOR", 1, 1, Some(1), 4));
+        }
+        if tx {
+            outputs.push(iface("TEXCOORD", 0, 2, Some(2), 2));
+        }
+        outputs.push(iface("SV_Position", 0, 3, None, 4));
+        StageInfo {
+            stage: Stage::Vertex,
+            shader_model: (4, 0),
+            wgsl: format!("// {label}\n@vertex fn main() -> @builtin(position) vec4<f32> {{ return vec4<f32>(); }}\n"),
+            entry_point: "main".into(),
+            inputs,
+            outputs,
+            bindings: vec![cb0(0, if lit { 176 } else { 128 })],
+            workgroup_size: None,
+        }
+    } else {
+        let mut inputs = vec![iface("COLOR", 0, 0, Some(0), 4)];
+        if fog {
+            inputs.push(iface("COLOR", 1, 1, Some(1), 4));
+        }
+        let mut bindings = Vec::new();
+        if fog {
+            bindings.push(cb0(1, 32));
+        }
+        if tx {
+            inputs.push(iface("TEXCOORD", 0, 2, Some(2), 2));
+            bindings.push(Binding {
+                class: RegisterClass::Sampler,
+                slot: 0,
+                space: 0,
+                group: 1,
+                binding: 16,
+                kind: BindingKind::Sampler { comparison: false },
+                name: "s0".into(),
+            });
+            bindings.push(Binding {
+                class: RegisterClass::ShaderResource,
+                slot: 0,
+                space: 0,
+                group: 1,
+                binding: 32,
+                kind: BindingKind::Texture {
+                    dimension: "2d".into(),
+                    sample: SampleType::Float,
+                    multisampled: false,
+                },
+                name: "t0".into(),
+            });
+        }
+        StageInfo {
+            stage: Stage::Pixel,
+            shader_model: (4, 0),
+            wgsl: format!("// {label}\n@fragment fn main() -> @location(0) vec4<f32> {{ return vec4<f32>(); }}\n"),
+            entry_point: "main".into(),
+            inputs,
+            outputs: vec![iface("SV_Target", 0, 0, Some(0), 4)],
+            bindings,
+            workgroup_size: None,
+        }
+    }
+}
+
+/// Translates stand-ins by file name; counts calls.
+#[derive(Default)]
+pub struct FakeTranslator {
+    pub calls: usize,
+}
+
+impl Translator for FakeTranslator {
+    fn translate(&mut self, shader: &ShaderRef, _bytes: &[u8]) -> Result<StageInfo, String> {
+        self.calls += 1;
+        Ok(fake_info(&shader.label()))
+    }
+}
+
+/// Writes the tiny effect and its stand-in shader files into `dir`; returns the effect path.
+pub fn write_tiny(dir: &Path) -> PathBuf {
+    for f in TINY_FILES {
+        std::fs::write(dir.join(f), format!("DXBC stand-in for {f}")).unwrap();
+    }
+    let path = dir.join("tiny.effect.toml");
+    std::fs::write(&path, TINY_EFFECT).unwrap();
+    path
+}
+
+/// The tiny effect, compiled with the fake translator.
+pub fn compile_tiny(dir: &Path) -> CompiledEffect {
+    let path = write_tiny(dir);
+    let effect = Effect::load(&path).unwrap();
+    compile::compile(effect, &mut FakeTranslator::default()).unwrap_or_else(|e| panic!("{e}"))
+}

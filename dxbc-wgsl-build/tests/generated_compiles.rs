@@ -1,0 +1,86 @@
+//! The generated code compiles (with wgpu and bytemuck, under the workspace's clippy settings) and
+//! behaves as documented. `tests/fixtures/tiny_effect.rs` is the generator's output for the tiny
+//! effect of `tests/common`; `tests/codegen.rs` checks it is current.
+
+include!("fixtures/tiny_effect.rs");
+
+use tiny_effect as fx;
+
+#[test]
+fn permutations_and_lookup() {
+    assert_eq!(fx::Permutation::ALL.len(), 6);
+    assert_eq!(fx::Permutation::COUNT, 6);
+    for (i, p) in fx::Permutation::ALL.iter().enumerate() {
+        assert_eq!(p.index(), Some(i));
+    }
+    // Ord order.
+    assert!(fx::Permutation::ALL.windows(2).all(|w| w[0] < w[1]));
+    // The default has fog on (declared default) and the other axes at theirs.
+    let d = fx::Permutation::default();
+    assert!(d.fog && !d.texture && d.shading == fx::Shading::Flat);
+    // Excluded combination.
+    let lit_tx = fx::Permutation {
+        shading: fx::Shading::Lit,
+        texture: true,
+        fog: true,
+    };
+    assert_eq!(lit_tx.index(), None);
+    assert!(lit_tx.shaders().is_none());
+    // The lit permutation uses the lit vertex shader and the untextured pixel shader.
+    let lit = fx::Permutation {
+        shading: fx::Shading::Lit,
+        ..d
+    };
+    let s = lit.shaders().unwrap();
+    assert_eq!(s.vertex.label, "Tiny_VSLit.dxbc");
+    assert_eq!(s.pixel.unwrap().label, "Tiny_PS.dxbc");
+    assert_eq!(s.vertex.wgsl, fx::wgsl::TINY_VS_LIT);
+    let no_fog = fx::Permutation { fog: false, ..lit };
+    assert_eq!(
+        no_fog.shaders().unwrap().pixel.unwrap().wgsl,
+        fx::wgsl::TINY_PS_NO_FOG
+    );
+}
+
+#[test]
+fn constant_buffer_layout() {
+    assert_eq!(std::mem::size_of::<fx::Parameters>(), 176);
+    let p = fx::Parameters {
+        fog_start: 2.0,
+        enabled: 1,
+        light_direction_last: [7.0, 8.0, 9.0],
+        world_view_proj: [[1.0, 2.0, 3.0, 4.0], [0.0; 4], [0.0; 4], [0.0; 4]],
+        ..Default::default()
+    };
+    let bytes = bytemuck::bytes_of(&p);
+    let word = |i: usize| f32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap());
+    assert_eq!(word(7), 2.0); // c1.w
+    assert_eq!(word(12), 7.0); // c3.x
+    assert_eq!(word(14), 9.0); // c3.z
+    assert_eq!(u32::from_le_bytes(bytes[60..64].try_into().unwrap()), 1); // c3.w
+    assert_eq!(word(16), 1.0); // c4.x
+    assert_eq!(word(19), 4.0); // c4.w
+}
+
+#[test]
+fn vertex_layouts() {
+    let d = fx::Permutation::default();
+    let l = d.vertex_buffer_layout().unwrap();
+    assert_eq!(l.array_stride, 12);
+    assert_eq!(l.attributes[0].format, wgpu::VertexFormat::Float32x3);
+    let lit = fx::Permutation {
+        shading: fx::Shading::Lit,
+        ..d
+    }
+    .vertex_buffer_layout()
+    .unwrap();
+    assert_eq!(lit.array_stride, 28);
+    assert_eq!(lit.attributes[2].format, wgpu::VertexFormat::Unorm8x4);
+    assert_eq!(std::mem::size_of::<fx::VertexPositionNormalColor>(), 28);
+}
+
+#[test]
+fn missing_resource_message() {
+    let e = fx::MissingResource("texture");
+    assert!(e.to_string().contains("texture"));
+}
