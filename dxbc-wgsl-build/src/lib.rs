@@ -12,6 +12,7 @@
 //! - [`builder`]: [`Builder`], incremental and cached, for `build.rs`.
 #![warn(missing_docs)]
 
+pub mod builder;
 pub mod codegen;
 pub mod compile;
 pub mod diag;
@@ -19,6 +20,7 @@ pub mod effect;
 pub mod stage;
 pub mod vertex;
 
+pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;
 pub use diag::{Diagnostic, Diagnostics};
 pub use effect::Effect;

@@ -1,1 +1,193 @@
-fn main() {}
+//! `dxbc-wgsl`: the command line of dxbc-wgsl.
+//!
+//! - `translate FILE [-o OUT] [--symbol NAME]`: one shader's WGSL, or its diagnostic (exit 1).
+//! - `info FILE [--symbol NAME]`: container chunks, signatures, bindings.
+//! - `disasm FILE [--symbol NAME]`: fxc-style disassembly.
+//! - `effect FILE [-o OUT.rs]`: validate an effect file, translate its shaders, print its
+//!   permutations and what the generated code holds.
+//!
+//! FILE is a DXBC container (`.dxbc`, `.cso`, ...) or an fxc `/Fh` header (`.h`/`.inc`, with
+//! `--symbol` when it holds several arrays). Exit status 0 on success, 1 with a one-line error
+//! otherwise.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context as _};
+use clap::{Parser, Subcommand};
+use dxbc_wgsl_build::compile::{self, DirectTranslator};
+use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
+use dxbc_wgsl_build::Effect;
+
+#[derive(Parser)]
+#[command(name = "dxbc-wgsl", version, about = "Translate compiled Direct3D shaders (DXBC) to WGSL")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Translate one shader to WGSL.
+    Translate {
+        /// A DXBC container or an fxc /Fh header.
+        file: PathBuf,
+        /// Write the WGSL here instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// The array to use when the header holds several.
+        #[arg(long)]
+        symbol: Option<String>,
+        /// Name of the WGSL entry point (default `main`).
+        #[arg(long)]
+        entry_point: Option<String>,
+    },
+    /// Show a shader's chunks, signatures and resource bindings.
+    Info {
+        /// A DXBC container or an fxc /Fh header.
+        file: PathBuf,
+        /// The array to use when the header holds several.
+        #[arg(long)]
+        symbol: Option<String>,
+    },
+    /// Disassemble a shader's SM4/SM5 program.
+    Disasm {
+        /// A DXBC container or an fxc /Fh header.
+        file: PathBuf,
+        /// The array to use when the header holds several.
+        #[arg(long)]
+        symbol: Option<String>,
+    },
+    /// Check an effect file: translate its shaders, run the checks, list its permutations.
+    Effect {
+        /// The `*.effect.toml` file.
+        file: PathBuf,
+        /// Also write the generated Rust module here.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    // Later: qualify, watch, conformance, adapters.
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line: the chain joined.
+            let msg = format!("{e:#}").replace('\n', "; ");
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
+    compile::read_shader(&ShaderRef { path: file, symbol }).map_err(anyhow::Error::msg)
+}
+
+fn run(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Translate {
+            file,
+            output,
+            symbol,
+            entry_point,
+        } => {
+            let bytes = read(file.clone(), symbol)?;
+            let options = dxbc_wgsl::TranslateOptions {
+                entry_point,
+                ..Default::default()
+            };
+            let t = dxbc_wgsl::translate(&bytes, &options).with_context(|| file.display().to_string())?;
+            match output {
+                Some(out) => dxbc_wgsl_build::builder::write_atomic(&out, t.wgsl.as_bytes())
+                    .with_context(|| format!("cannot write {}", out.display()))?,
+                None => print!("{}", t.wgsl),
+            }
+            Ok(())
+        }
+        Command::Info { file, symbol } => {
+            let bytes = read(file.clone(), symbol)?;
+            let text = dxbc_wgsl::info::info(&bytes).with_context(|| file.display().to_string())?;
+            print!("{text}");
+            Ok(())
+        }
+        Command::Disasm { file, symbol } => {
+            let bytes = read(file.clone(), symbol)?;
+            let shader = dxbc_wgsl::Shader::parse(&bytes, &dxbc_wgsl::ReadOptions::default())
+                .with_context(|| file.display().to_string())?;
+            print!("{}", dxbc_wgsl::sm4::disasm::disassemble(&shader.program));
+            Ok(())
+        }
+        Command::Effect { file, output } => effect(file, output),
+    }
+}
+
+fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {
+    let effect = match Effect::load(&file) {
+        Ok(e) => e,
+        Err(d) => {
+            for x in d.iter().skip(1) {
+                eprintln!("{x}");
+            }
+            bail!("{}", d.first().map(ToString::to_string).unwrap_or_default());
+        }
+    };
+    let compiled = match compile::compile(effect, &mut DirectTranslator) {
+        Ok(c) => c,
+        Err(d) => {
+            for x in d.iter().skip(1) {
+                eprintln!("{x}");
+            }
+            bail!(
+                "{}{}",
+                d.first().map(ToString::to_string).unwrap_or_default(),
+                if d.0.len() > 1 { format!(" (and {} more above)", d.0.len() - 1) } else { String::new() }
+            );
+        }
+    };
+    let e = &compiled.effect;
+    println!("effect {} (module `{}`)", e.name, e.module);
+    for a in &e.axes {
+        let values = match &a.kind {
+            AxisKind::Bool => "bool".to_string(),
+            AxisKind::Enum(v) => v.join(" | "),
+        };
+        println!("  axis {}: {values} (default {})", a.name, a.value_names()[a.default]);
+    }
+    println!("  {} permutations, {} distinct shaders", compiled.permutations.len(), compiled.shaders.len());
+    for (pi, pass) in e.passes.iter().enumerate() {
+        println!("  pass {}:", pass.name);
+        for (values, v) in compiled.permutations.iter().zip(&compiled.passes[pi]) {
+            let vs = &compiled.shaders[v.vertex].labels[0];
+            let ps = v.pixel.map(|p| compiled.shaders[p].labels[0].as_str()).unwrap_or("-");
+            println!("    {:<60} {vs} + {ps}", e.describe(values));
+        }
+    }
+    for l in &e.layouts {
+        println!("  layout {}: {} fields, {} bytes", l.name, l.fields.len(), l.size());
+    }
+    for r in &compiled.resources {
+        let regs: Vec<String> = r.registers.iter().map(|(s, reg)| format!("{} {reg}", s.name())).collect();
+        println!(
+            "  resource {}: {} ({})",
+            r.name,
+            regs.join(", "),
+            if r.required { "always bound" } else { "some permutations" }
+        );
+    }
+    let code = dxbc_wgsl_build::generate(&compiled);
+    let wgsl_bytes: usize = compiled.shaders.iter().map(|s| s.info.wgsl.len()).sum();
+    println!(
+        "  generated: {} lines of Rust, {} bytes of WGSL in {} constants",
+        code.lines().count(),
+        wgsl_bytes,
+        compiled.shaders.len()
+    );
+    if let Some(out) = output {
+        dxbc_wgsl_build::builder::write_atomic(&out, code.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    Ok(())
+}

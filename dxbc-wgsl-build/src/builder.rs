@@ -1,0 +1,299 @@
+//! [`Builder`]: translate effects from `build.rs` into `OUT_DIR`, incrementally.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::codegen::{generate, GENERATOR_VERSION};
+use crate::compile::{self, Translator};
+use crate::diag::Diagnostics;
+use crate::effect::{Effect, ShaderRef};
+use crate::stage::StageInfo;
+
+/// A translation function (the default is [`compile::translate_bytes`]).
+pub type TranslateFn = fn(&[u8]) -> Result<StageInfo, String>;
+
+/// Translates effects at build time and writes their generated Rust into `OUT_DIR`.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() {
+///     if let Err(e) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
+///         eprintln!("{e}");
+///         std::process::exit(1);
+///     }
+/// }
+/// ```
+///
+/// For each effect it writes `<OUT_DIR>/<module>.rs` (e.g. `basic_effect.rs`, holding
+/// `pub mod basic_effect { ... }`), to be `include!`d. It is incremental: each shader input is
+/// keyed by the SHA-256 of its bytes and the translator and generator versions, and its
+/// translation is kept in `<OUT_DIR>/dxbc-wgsl-cache/`; unchanged inputs are not translated again,
+/// and an unchanged output file is not rewritten. Every file read is reported to cargo with
+/// `cargo::rerun-if-changed`. Errors are printed as `cargo::error=file:line:column: message` and
+/// returned; nothing panics.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    effects: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    base_dir: Option<PathBuf>,
+    cargo: bool,
+    translate: TranslateFn,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What a build did, per effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EffectReport {
+    /// The effect file.
+    pub effect: PathBuf,
+    /// The generated file.
+    pub output: PathBuf,
+    /// Shader inputs translated in this build.
+    pub translated: usize,
+    /// Shader inputs taken from the cache.
+    pub cached: usize,
+    /// Whether the output file was (re)written (false when its content was already current).
+    pub written: bool,
+}
+
+/// Result of [`Builder::build`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BuildReport {
+    /// One entry per effect, in the order they were added.
+    pub effects: Vec<EffectReport>,
+}
+
+/// Why a build failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Errors in an effect file or its inputs (each with file:line:column).
+    #[error("{0}")]
+    Effect(Diagnostics),
+    /// No output directory: `OUT_DIR` is unset (not running under cargo) and none was given.
+    #[error("OUT_DIR is not set: run from build.rs, or call Builder::out_dir")]
+    NoOutDir,
+    /// Writing an output or cache file failed.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+impl Builder {
+    /// A builder with no effects; output to `OUT_DIR`, paths relative to `CARGO_MANIFEST_DIR`.
+    pub fn new() -> Self {
+        Builder {
+            effects: Vec::new(),
+            out_dir: None,
+            base_dir: None,
+            cargo: true,
+            translate: compile::translate_bytes,
+        }
+    }
+
+    /// Adds an effect file (relative paths are relative to the crate's `Cargo.toml` directory).
+    pub fn effect(mut self, path: impl AsRef<Path>) -> Self {
+        self.effects.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Writes into `dir` instead of `OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Resolves relative effect paths against `dir` instead of `CARGO_MANIFEST_DIR`.
+    pub fn base_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.base_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Whether to print `cargo::` lines (default true; tools and tests turn it off).
+    pub fn cargo_output(mut self, on: bool) -> Self {
+        self.cargo = on;
+        self
+    }
+
+    /// Replaces the translator (for tests and tools; the default is
+    /// [`dxbc_wgsl::translate`] with default options).
+    pub fn translator(mut self, f: TranslateFn) -> Self {
+        self.translate = f;
+        self
+    }
+
+    /// Builds every effect. All effects are attempted; the first failure is returned after all of
+    /// them have been reported.
+    ///
+    /// # Errors
+    /// [`BuildError`]; with cargo output on, every diagnostic was also printed as a
+    /// `cargo::error=` line.
+    pub fn build(self) -> Result<BuildReport, BuildError> {
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(BuildError::NoOutDir)?,
+        };
+        let base = self
+            .base_dir
+            .clone()
+            .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from))
+            .unwrap_or_default();
+        let mut report = BuildReport::default();
+        let mut first_error = None;
+        for e in &self.effects {
+            let path = base.join(e);
+            match self.build_one(&path, &out_dir) {
+                Ok(r) => report.effects.push(r),
+                Err(err) => {
+                    if self.cargo {
+                        match &err {
+                            BuildError::Effect(d) => {
+                                for d in d.iter() {
+                                    println!("cargo::error={d}");
+                                }
+                            }
+                            other => println!("cargo::error={}: {other}", path.display()),
+                        }
+                    }
+                    first_error.get_or_insert(err);
+                }
+            }
+        }
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(report),
+        }
+    }
+
+    fn build_one(&self, path: &Path, out_dir: &Path) -> Result<EffectReport, BuildError> {
+        if self.cargo {
+            println!("cargo::rerun-if-changed={}", path.display());
+        }
+        let effect = Effect::load(path).map_err(BuildError::Effect)?;
+        if self.cargo {
+            // Every input any permutation names, whether or not it exists yet.
+            for input in candidate_inputs(&effect) {
+                println!("cargo::rerun-if-changed={}", input.display());
+            }
+        }
+        let cache_dir = out_dir.join("dxbc-wgsl-cache");
+        let mut translator = CachingTranslator {
+            cache_dir: cache_dir.clone(),
+            translate: self.translate,
+            translated: 0,
+            cached: 0,
+            io_error: None,
+        };
+        let output = out_dir.join(format!("{}.rs", effect.module));
+        let compiled = compile::compile(effect, &mut translator).map_err(BuildError::Effect)?;
+        if let Some(e) = translator.io_error.take() {
+            return Err(e);
+        }
+        let code = generate(&compiled);
+        let written = write_if_changed(&output, code.as_bytes())?;
+        Ok(EffectReport {
+            effect: path.to_path_buf(),
+            output,
+            translated: translator.translated,
+            cached: translator.cached,
+            written,
+        })
+    }
+}
+
+/// Every shader path an effect's rules name over all permutations.
+pub fn candidate_inputs(effect: &Effect) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for values in effect.permutations() {
+        for pass in &effect.passes {
+            for rules in std::iter::once(&pass.vertex).chain(pass.pixel.as_ref()) {
+                if let Ok(r) = effect.shader_for(rules, &values) {
+                    if !out.contains(&r.path) {
+                        out.push(r.path);
+                    }
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The cache key of a shader input: SHA-256 over the translator and generator versions and the
+/// container bytes.
+pub fn cache_key(bytes: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"dxbc-wgsl translator ");
+    h.update(dxbc_wgsl::TRANSLATOR_VERSION.as_bytes());
+    h.update(b"\0generator ");
+    h.update(GENERATOR_VERSION.as_bytes());
+    h.update(b"\0");
+    h.update(bytes);
+    hex::encode(h.finalize())
+}
+
+struct CachingTranslator {
+    cache_dir: PathBuf,
+    translate: TranslateFn,
+    translated: usize,
+    cached: usize,
+    io_error: Option<BuildError>,
+}
+
+impl Translator for CachingTranslator {
+    fn translate(&mut self, _shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
+        let file = self.cache_dir.join(format!("{}.json", cache_key(bytes)));
+        if let Ok(text) = std::fs::read(&file) {
+            if let Ok(info) = serde_json::from_slice::<StageInfo>(&text) {
+                self.cached += 1;
+                return Ok(info);
+            }
+        }
+        let info = (self.translate)(bytes)?;
+        self.translated += 1;
+        let json = serde_json::to_vec(&info).expect("StageInfo serializes");
+        if let Err(e) = std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json)) {
+            self.io_error.get_or_insert(BuildError::Io { path: file, source: e });
+        }
+        Ok(info)
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
+/// reader never sees half a file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Writes atomically unless the file already holds `bytes`; returns whether it wrote.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
+    if std::fs::read(path).is_ok_and(|old| old == bytes) {
+        return Ok(false);
+    }
+    write_atomic(path, bytes).map_err(|source| BuildError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(true)
+}

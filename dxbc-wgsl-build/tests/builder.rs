@@ -1,0 +1,83 @@
+//! Builder: output, cache behaviour, errors.
+
+mod common;
+
+use dxbc_wgsl_build::{BuildError, Builder};
+
+/// Stand-in translator: the stand-in files say which shader they are.
+fn fake(bytes: &[u8]) -> Result<dxbc_wgsl_build::StageInfo, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+    let label = text
+        .strip_prefix("DXBC stand-in for ")
+        .ok_or("not a stand-in")?
+        .split_whitespace()
+        .next()
+        .ok_or("empty")?;
+    Ok(common::fake_info(label))
+}
+
+fn builder(dir: &std::path::Path) -> Builder {
+    Builder::new()
+        .effect("tiny.effect.toml")
+        .base_dir(dir)
+        .out_dir(dir.join("out"))
+        .cargo_output(false)
+        .translator(fake)
+}
+
+#[test]
+fn second_build_uses_the_cache_and_a_changed_input_is_retranslated() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+
+    let first = builder(dir.path()).build().unwrap();
+    let r = &first.effects[0];
+    assert_eq!((r.translated, r.cached, r.written), (10, 0, true));
+    assert_eq!(r.output, dir.path().join("out/tiny_effect.rs"));
+    let code = std::fs::read_to_string(&r.output).unwrap();
+    let again = dir.path().join("again");
+    std::fs::create_dir(&again).unwrap();
+    assert_eq!(code, dxbc_wgsl_build::generate(&common::compile_tiny(&again)));
+
+    let second = builder(dir.path()).build().unwrap();
+    let r = &second.effects[0];
+    assert_eq!((r.translated, r.cached, r.written), (0, 10, false));
+
+    // Change one input: only it is translated again.
+    let ps = dir.path().join("Tiny_PSTx.dxbc");
+    std::fs::write(&ps, "DXBC stand-in for Tiny_PSTx.dxbc (edited)").unwrap();
+    let third = builder(dir.path()).build().unwrap();
+    let r = &third.effects[0];
+    assert_eq!((r.translated, r.cached), (1, 9));
+}
+
+#[test]
+fn errors_are_diagnostics_not_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    std::fs::remove_file(dir.path().join("Tiny_PSNoFog.dxbc")).unwrap();
+    let err = builder(dir.path()).build().unwrap_err();
+    let BuildError::Effect(d) = err else { panic!("{err}") };
+    let first = d.first().unwrap();
+    // The pixel rule is on line 42, its path value at column 9.
+    assert_eq!((first.line, first.column), (42, 9), "{first}");
+    assert!(first.message.contains("shader file not found"), "{first}");
+    assert!(first.message.contains("Tiny_PSNoFog.dxbc"), "{first}");
+
+    // A translator failure is reported at the rule that chose the shader.
+    fn failing(bytes: &[u8]) -> Result<dxbc_wgsl_build::StageInfo, String> {
+        if bytes.ends_with(b"Tiny_VSLit.dxbc") {
+            Err("unsupported (opcode_unsupported) at instruction 7: test".into())
+        } else {
+            fake(bytes)
+        }
+    }
+    common::write_tiny(dir.path());
+    // (The first attempt cached the translations that succeeded; start from an empty cache.)
+    std::fs::remove_dir_all(dir.path().join("out")).unwrap();
+    let err = builder(dir.path()).translator(failing).build().unwrap_err();
+    let BuildError::Effect(d) = err else { panic!("{err}") };
+    let first = d.first().unwrap();
+    assert_eq!((first.line, first.column), (39, 42), "{first}");
+    assert!(first.message.contains("Tiny_VSLit.dxbc") && first.message.contains("instruction 7"), "{first}");
+}
