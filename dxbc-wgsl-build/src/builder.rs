@@ -17,12 +17,10 @@ pub type TranslateFn = fn(&[u8]) -> Result<StageInfo, String>;
 /// Translates effects at build time and writes their generated Rust into `OUT_DIR`.
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     if let Err(e) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
-///         eprintln!("{e}");
-///         std::process::exit(1);
-///     }
+/// // build.rs, in `fn main()`:
+/// if let Err(e) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
+///     eprintln!("{e}");
+///     std::process::exit(1);
 /// }
 /// ```
 ///
@@ -141,7 +139,9 @@ impl Builder {
     pub fn build(self) -> Result<BuildReport, BuildError> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(BuildError::NoOutDir)?,
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(BuildError::NoOutDir)?,
         };
         let base = self
             .base_dir
@@ -262,8 +262,13 @@ impl Translator for CachingTranslator {
         let info = (self.translate)(bytes)?;
         self.translated += 1;
         let json = serde_json::to_vec(&info).expect("StageInfo serializes");
-        if let Err(e) = std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json)) {
-            self.io_error.get_or_insert(BuildError::Io { path: file, source: e });
+        if let Err(e) =
+            std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json))
+        {
+            self.io_error.get_or_insert(BuildError::Io {
+                path: file,
+                source: e,
+            });
         }
         Ok(info)
     }
@@ -274,7 +279,10 @@ impl Translator for CachingTranslator {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;

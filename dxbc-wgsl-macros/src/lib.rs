@@ -28,7 +28,9 @@ pub fn include_effect(input: TokenStream) -> TokenStream {
         .map(PathBuf::from)
         .unwrap_or_default();
     let path = base.join(lit.value());
-    expand(&path, &lit).unwrap_or_else(|e| e.to_compile_error()).into()
+    expand(&path, &lit)
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
 }
 
 fn expand(path: &Path, lit: &LitStr) -> Result<proc_macro2::TokenStream, syn::Error> {
@@ -44,17 +46,25 @@ fn expand(path: &Path, lit: &LitStr) -> Result<proc_macro2::TokenStream, syn::Er
     let mut out = String::new();
     for file in tracked.iter().filter(|p| p.is_file()) {
         let abs = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
-        out.push_str(&format!("const _: &[u8] = include_bytes!({:?});\n", abs.to_string_lossy()));
+        out.push_str(&format!(
+            "const _: &[u8] = include_bytes!({:?});\n",
+            abs.to_string_lossy()
+        ));
     }
     match result {
         Ok(compiled) => {
             out.push_str(&dxbc_wgsl_build::generate(&compiled));
             out.parse::<proc_macro2::TokenStream>().map_err(|e| {
-                syn::Error::new(lit.span(), format!("internal error: generated code does not parse: {e}"))
+                syn::Error::new(
+                    lit.span(),
+                    format!("internal error: generated code does not parse: {e}"),
+                )
             })
         }
         Err(diags) => {
-            let mut errors = diags.iter().map(|d| syn::Error::new(lit.span(), d.to_string()));
+            let mut errors = diags
+                .iter()
+                .map(|d| syn::Error::new(lit.span(), d.to_string()));
             let mut first = errors
                 .next()
                 .unwrap_or_else(|| syn::Error::new(lit.span(), "the effect failed to compile"));
