@@ -1,6 +1,7 @@
 //! A small headless wgpu renderer drawing DirectXTK effects whose compiled Direct3D bytecode was
 //! translated to WGSL by dxbc-wgsl at build time.
 
+pub mod effects;
 pub mod gpu;
 pub mod lighting;
 pub mod math;
