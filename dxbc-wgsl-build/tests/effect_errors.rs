@@ -1,0 +1,555 @@
+//! Effect-file errors: one test per class, each checking the exact line and column (of the
+//! offending key or value) and the message.
+
+mod common;
+
+use std::path::Path;
+
+use dxbc_wgsl_build::compile;
+use dxbc_wgsl_build::Effect;
+
+const HEAD: &str = r#"[effect]
+name = "E"
+
+[axes]
+fog = "bool"
+mode = { values = ["a", "b"] }
+"#;
+
+const PASS: &str = r#"
+[passes.main]
+vertex = "Tiny_VS.dxbc"
+pixel = "Tiny_PS.dxbc"
+"#;
+
+/// 1-based line and column of the `nth` occurrence of `needle` (counted independently of the
+/// crate's own position code).
+fn pos(text: &str, needle: &str, nth: usize) -> (usize, usize) {
+    let at = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("`{needle}` not in text"))
+        .0;
+    let line = text[..at].matches('\n').count() + 1;
+    let col = at - text[..at].rfind('\n').map_or(0, |p| p + 1) + 1;
+    (line, col)
+}
+
+/// Parses `text`, expects an error at the `nth` occurrence of `needle` whose message contains
+/// `message`.
+#[track_caller]
+fn expect_at(text: &str, needle: &str, nth: usize, message: &str) {
+    let err = Effect::parse(Path::new("fx/e.effect.toml"), text.to_string())
+        .expect_err("the file should be rejected");
+    let d = err.first().unwrap();
+    assert_eq!(d.file, Path::new("fx/e.effect.toml"));
+    assert_eq!((d.line, d.column), pos(text, needle, nth), "{d}");
+    assert!(
+        d.message.contains(message),
+        "message `{}` lacks `{message}`",
+        d.message
+    );
+    assert!(d
+        .to_string()
+        .starts_with(&format!("fx/e.effect.toml:{}:{}: ", d.line, d.column)));
+}
+
+#[test]
+fn toml_syntax() {
+    let text = "[effect]\nname = \"E\"\nmode = [1, 2\n";
+    let err = Effect::parse(Path::new("e.toml"), text.into()).unwrap_err();
+    let d = err.first().unwrap();
+    assert_eq!(d.line, 3, "{d}");
+    assert!(d.message.starts_with("TOML syntax"), "{d}");
+}
+
+#[test]
+fn unknown_top_level_key() {
+    expect_at(
+        &format!("{HEAD}[pases.main]\nvertex = \"x\"\n"),
+        "pases",
+        0,
+        "unknown key `pases`",
+    );
+}
+
+#[test]
+fn unknown_key_in_a_table() {
+    expect_at(
+        &format!("[effect]\nname = \"E\"\nshaders = \"x\"\n{PASS}"),
+        "shaders",
+        0,
+        "unknown key `shaders` in [effect]",
+    );
+}
+
+#[test]
+fn missing_effect_name() {
+    expect_at(
+        &format!("[effect]\ndescription = \"x\"\n{PASS}"),
+        "[effect]",
+        0,
+        "needs a `name`",
+    );
+}
+
+#[test]
+fn effect_name_not_an_identifier() {
+    expect_at(
+        &format!("[effect]\nname = \"Basic Effect\"\n{PASS}"),
+        "\"Basic Effect\"",
+        0,
+        "must be an identifier",
+    );
+}
+
+#[test]
+fn wrong_value_type() {
+    expect_at(
+        &format!("[effect]\nname = 3\n{PASS}"),
+        "3",
+        0,
+        "must be a string, found an integer",
+    );
+}
+
+#[test]
+fn axis_type() {
+    expect_at(
+        &format!("[effect]\nname = \"E\"\n[axes]\nfog = \"boolean\"\n{PASS}"),
+        "\"boolean\"",
+        0,
+        "not an axis type",
+    );
+}
+
+#[test]
+fn axis_default_not_a_value() {
+    expect_at(
+        &format!("[effect]\nname = \"E\"\n[axes]\nmode = {{ values = [\"a\", \"b\"], default = \"c\" }}\n{PASS}"),
+        "\"c\"",
+        0,
+        "default `c` is not a value of axis `mode`",
+    );
+}
+
+#[test]
+fn axis_value_twice() {
+    expect_at(
+        &format!("[effect]\nname = \"E\"\n[axes]\nmode = [\"a\", \"b\", \"a\"]\n{PASS}"),
+        "\"a\"",
+        1,
+        "lists value `a` twice",
+    );
+}
+
+#[test]
+fn exclude_unknown_axis() {
+    expect_at(
+        &format!("{HEAD}[permutations]\nexclude = [{{ fgo = true }}]\n{PASS}"),
+        "fgo",
+        0,
+        "no axis named `fgo`",
+    );
+}
+
+#[test]
+fn exclude_value_of_the_wrong_kind() {
+    expect_at(
+        &format!("{HEAD}[permutations]\nexclude = [{{ fog = \"yes\" }}]\n{PASS}"),
+        "\"yes\"",
+        0,
+        "is a bool",
+    );
+    expect_at(
+        &format!("{HEAD}[permutations]\nexclude = [{{ mode = \"c\" }}]\n{PASS}"),
+        "\"c\"",
+        0,
+        "has no value `c`",
+    );
+}
+
+#[test]
+fn exclusion_of_the_default() {
+    expect_at(
+        &format!("{HEAD}[permutations]\nexclude = [{{ mode = \"a\", fog = false }}]\n{PASS}"),
+        "{ mode",
+        0,
+        "removes the default permutation",
+    );
+}
+
+#[test]
+fn field_type() {
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float5\" }}]\n{PASS}"),
+        "\"float5\"",
+        0,
+        "dimensions must be 1 to 4",
+    );
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"double\" }}]\n{PASS}"),
+        "\"double\"",
+        0,
+        "not a constant-buffer type",
+    );
+}
+
+#[test]
+fn field_offset_syntax() {
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float\", offset = \"c1.q\" }}]\n{PASS}"),
+        "\"c1.q\"",
+        0,
+        "component `q`",
+    );
+}
+
+#[test]
+fn field_offset_illegal_for_its_type() {
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"M\", type = \"float4x4\", offset = \"c2.y\" }}]\n{PASS}"),
+        "\"c2.y\"",
+        0,
+        "must start at a register boundary",
+    );
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"V\", type = \"float3\", offset = \"c2.z\" }}]\n{PASS}"),
+        "\"c2.z\"",
+        0,
+        "would cross into the next register",
+    );
+}
+
+#[test]
+fn overlapping_fields() {
+    let text = format!(
+        "{HEAD}[layouts.L]\nfields = [\n  {{ name = \"A\", type = \"float4\", offset = \"c0\" }},\n  {{ name = \"B\", type = \"float\", offset = \"c0.w\" }},\n]\n{PASS}"
+    );
+    expect_at(
+        &text,
+        "\"c0.w\"",
+        0,
+        "field `B` (float, c0.w..byte 16) overlaps field `A`",
+    );
+}
+
+#[test]
+fn duplicate_field_name() {
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"Color\", type = \"float\" }}, {{ name = \"color\", type = \"float\" }}]\n{PASS}"),
+        "\"color\"",
+        0,
+        "Rust field name `color`",
+    );
+}
+
+#[test]
+fn packing_on_a_vector() {
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float4\", packing = \"row_major\" }}]\n{PASS}"),
+        "\"row_major\"",
+        0,
+        "applies to matrices",
+    );
+}
+
+#[test]
+fn unknown_layout_reference() {
+    expect_at(
+        &format!("{HEAD}[layouts.Params]\nfields = [{{ name = \"A\", type = \"float4\" }}]\n[cbuffers.P]\nregister = \"b0\"\nlayout = \"Parms\"\n{PASS}"),
+        "\"Parms\"",
+        0,
+        "no layout named `Parms` (declared layouts: Params)",
+    );
+}
+
+#[test]
+fn cbuffer_register() {
+    expect_at(
+        &format!("{HEAD}[cbuffers.P]\nregister = \"t0\"\nfields = [{{ name = \"A\", type = \"float4\" }}]\n{PASS}"),
+        "\"t0\"",
+        0,
+        "register is `b#`",
+    );
+    expect_at(
+        &format!("{HEAD}[cbuffers.P]\nregister = \"c0\"\nfields = [{{ name = \"A\", type = \"float4\" }}]\n{PASS}"),
+        "\"c0\"",
+        0,
+        "not a D3D register",
+    );
+}
+
+#[test]
+fn cbuffer_without_layout() {
+    expect_at(
+        &format!("{HEAD}[cbuffers.P]\nregister = \"b0\"\n{PASS}"),
+        "P]",
+        0,
+        "needs `layout = \"Name\"`",
+    );
+}
+
+#[test]
+fn cbuffer_register_twice() {
+    let text = format!(
+        "{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float4\" }}]\n[cbuffers.P]\nregister = \"b0\"\nlayout = \"L\"\n[cbuffers.Q]\nregister = \"b0\"\nlayout = \"L\"\n{PASS}"
+    );
+    expect_at(&text, "\"b0\"", 1, "already bound to constant buffer `P`");
+}
+
+#[test]
+fn resource_register_key() {
+    expect_at(
+        &format!("{HEAD}[resources]\nb0 = \"params\"\n{PASS}"),
+        "b0",
+        0,
+        "declared in [cbuffers.Name]",
+    );
+    expect_at(
+        &format!("{HEAD}[resources]\nx3 = \"thing\"\n{PASS}"),
+        "x3",
+        0,
+        "not a D3D register",
+    );
+}
+
+#[test]
+fn resource_name_twice() {
+    expect_at(
+        &format!("{HEAD}[resources]\nt0 = \"tex\"\nt1 = \"tex\"\n{PASS}"),
+        "t1",
+        0,
+        "`tex` already names another resource",
+    );
+}
+
+#[test]
+fn resource_name_not_an_identifier() {
+    expect_at(
+        &format!("{HEAD}[resources]\nt0 = \"Diffuse Map\"\n{PASS}"),
+        "\"Diffuse Map\"",
+        0,
+        "snake_case Rust identifier",
+    );
+}
+
+#[test]
+fn unknown_vertex_format() {
+    expect_at(
+        &format!("{HEAD}[vertex_formats]\nNORMAL = \"float32x5\"\n{PASS}"),
+        "\"float32x5\"",
+        0,
+        "unknown vertex format",
+    );
+}
+
+#[test]
+fn no_pass() {
+    let err = Effect::parse(Path::new("e.toml"), HEAD.into()).unwrap_err();
+    let d = err.first().unwrap();
+    assert_eq!((d.line, d.column), (1, 1), "{d}");
+    assert!(d.message.contains("declares no pass"), "{d}");
+}
+
+#[test]
+fn pass_without_vertex_shader() {
+    expect_at(
+        &format!("{HEAD}[passes.main]\npixel = \"p.dxbc\"\n"),
+        "main",
+        0,
+        "needs a `vertex` shader",
+    );
+}
+
+#[test]
+fn pattern_unknown_axis() {
+    // The column is the substitution's inside the string.
+    expect_at(
+        &format!("{HEAD}[passes.main]\nvertex = \"VS{{fgo:NoFog}}.dxbc\"\n"),
+        "fgo",
+        0,
+        "no axis named `fgo`",
+    );
+}
+
+#[test]
+fn pattern_bool_form_on_an_enum() {
+    expect_at(
+        &format!("{HEAD}[passes.main]\nvertex = \"VS{{mode:X}}.dxbc\"\n"),
+        "mode:X",
+        0,
+        "is an enumeration",
+    );
+}
+
+#[test]
+fn rule_never_used() {
+    let text = format!("{HEAD}[passes.main]\nvertex = [\n  {{ path = \"a.dxbc\" }},\n  {{ when = {{ fog = true }}, path = \"b.dxbc\" }},\n]\n");
+    expect_at(
+        &text,
+        "{ when",
+        0,
+        "this rule is never used: the rule on line 9",
+    );
+}
+
+#[test]
+fn when_unknown_value() {
+    let text = format!("{HEAD}[passes.main]\nvertex = [{{ when = {{ mode = \"z\" }}, path = \"a.dxbc\" }}, {{ path = \"b.dxbc\" }}]\n");
+    expect_at(&text, "\"z\"", 0, "axis `mode` has no value `z`");
+}
+
+#[test]
+fn unknown_stage_in_stages() {
+    expect_at(
+        &format!("{HEAD}[resources]\nt0 = {{ name = \"tex\", stages = [\"fragment\"] }}\n{PASS}"),
+        "\"fragment\"",
+        0,
+        "unknown stage `fragment`",
+    );
+}
+
+// ---- Errors found when the shaders are loaded (stand-in shaders, fake translator) ----
+
+/// Writes `text` and the stand-in shaders into a temporary folder and compiles it.
+fn compile_err(text: &str) -> (String, dxbc_wgsl_build::Diagnostic) {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    let path = dir.path().join("e.effect.toml");
+    std::fs::write(&path, text).unwrap();
+    let effect = Effect::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let err =
+        compile::compile(effect, &mut common::FakeTranslator::default()).expect_err("should fail");
+    (text.to_string(), err.first().unwrap().clone())
+}
+
+#[track_caller]
+fn expect_compile_at(text: &str, needle: &str, nth: usize, message: &str) {
+    let (text, d) = compile_err(text);
+    assert_eq!((d.line, d.column), pos(&text, needle, nth), "{d}");
+    assert!(
+        d.message.contains(message),
+        "message `{}` lacks `{message}`",
+        d.message
+    );
+}
+
+const TINY_LAYOUT: &str = r#"
+[layouts.P]
+fields = [{ name = "M", type = "float4x4" }, { name = "N", type = "float4x4" }]
+[cbuffers.P]
+register = "b0"
+layout = "P"
+"#;
+
+#[test]
+fn cbuffer_larger_than_its_layout() {
+    // Tiny_VS declares 128 bytes; a 64-byte layout is too small. Named: effect, pass, stage, sizes.
+    let text = format!(
+        "[effect]\nname = \"E\"\n[layouts.P]\nfields = [{{ name = \"M\", type = \"float4x4\" }}]\n[cbuffers.P]\nregister = \"b0\"\nlayout = \"P\"\n{PASS}"
+    );
+    expect_compile_at(
+        &text,
+        "\"b0\"",
+        0,
+        "effect E, pass `main`, vertex shader Tiny_VS.dxbc: constant buffer b0 is declared as 128 bytes (8 registers), but layout `P` covers only 64 bytes (4 registers)",
+    );
+}
+
+#[test]
+fn cbuffer_not_declared() {
+    expect_compile_at(
+        &format!("[effect]\nname = \"E\"\n{PASS}"),
+        "\"Tiny_VS.dxbc\"",
+        0,
+        "declares no [cbuffers] entry",
+    );
+}
+
+#[test]
+fn pixel_input_not_written_by_the_vertex_shader() {
+    // Tiny_PS reads COLOR1 (fog), which Tiny_VSNoFog does not write.
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VSNoFog.dxbc\"\npixel = \"Tiny_PS.dxbc\"\n");
+    expect_compile_at(
+        &text,
+        "\"Tiny_PS.dxbc\"",
+        0,
+        "pixel shader Tiny_PS.dxbc reads COLOR1 (v1) but vertex shader Tiny_VSNoFog.dxbc writes nothing at o1",
+    );
+}
+
+#[test]
+fn shader_of_the_wrong_stage() {
+    let text = format!(
+        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_PS.dxbc\"\n"
+    );
+    expect_compile_at(
+        &text,
+        "\"Tiny_PS.dxbc\"",
+        0,
+        "Tiny_PS.dxbc is a pixel shader, but pass `main` uses it as its vertex shader",
+    );
+}
+
+#[test]
+fn missing_shader_file_names_the_path() {
+    let text = format!(
+        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VSMissing.dxbc\"\n"
+    );
+    let (text, d) = compile_err(&text);
+    assert_eq!(
+        (d.line, d.column),
+        pos(&text, "\"Tiny_VSMissing.dxbc\"", 0),
+        "{d}"
+    );
+    assert!(
+        d.message.contains("shader file not found: ") && d.message.ends_with("Tiny_VSMissing.dxbc"),
+        "{d}"
+    );
+}
+
+#[test]
+fn no_rule_for_a_permutation() {
+    let text = format!(
+        "{HEAD}{TINY_LAYOUT}\n[passes.main]\nvertex = [{{ when = {{ fog = true }}, path = \"Tiny_VS.dxbc\" }}]\n"
+    );
+    expect_compile_at(
+        &text,
+        "vertex",
+        0,
+        "no vertex shader rule matches the permutation fog=false, mode=a",
+    );
+}
+
+#[test]
+fn vertex_format_override_unused_or_incompatible() {
+    let base = format!(
+        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\n"
+    );
+    expect_compile_at(
+        &format!("{base}[vertex_formats]\nTEXCOORD3 = \"float32x2\"\n"),
+        "TEXCOORD3",
+        0,
+        "no vertex shader of the effect reads TEXCOORD3",
+    );
+    expect_compile_at(
+        &format!("{base}[vertex_formats]\nSV_Position = \"uint32x4\"\n"),
+        "SV_Position",
+        0,
+        "reads SV_Position as vec4<f32>, which format uint32x4 cannot supply",
+    );
+}
+
+#[test]
+fn header_symbol_on_a_binary_file() {
+    let text = format!(
+        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = {{ path = \"Tiny_VS.dxbc\", symbol = \"g_VS\" }}\n"
+    );
+    expect_compile_at(
+        &text,
+        "\"Tiny_VS.dxbc\"",
+        0,
+        "is a DXBC container, not a header",
+    );
+}
