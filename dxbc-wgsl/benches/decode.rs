@@ -56,10 +56,7 @@ fn parse_all(blobs: &[Vec<u8>], options: &ReadOptions) -> usize {
     let mut n = 0;
     for b in blobs {
         let s = Shader::parse(b, options).expect("corpus shader parses");
-        n += s.program.instructions.len()
-            + s.reflection
-                .as_ref()
-                .map_or(0, |r| r.constant_buffers.len());
+        n += s.program.instructions.len() + s.reflection.as_ref().map_or(0, |r| r.constant_buffers.len());
     }
     n
 }
@@ -72,18 +69,9 @@ fn bench(c: &mut Criterion) {
     let bytes: usize = blobs.iter().map(Vec::len).sum();
     let mut g = c.benchmark_group("corpus");
     g.throughput(Throughput::Bytes(bytes as u64));
-    g.bench_function("parse", |b| {
-        b.iter(|| black_box(parse_all(black_box(&blobs), &ReadOptions::default())))
-    });
+    g.bench_function("parse", |b| b.iter(|| black_box(parse_all(black_box(&blobs), &ReadOptions::default()))));
     g.bench_function("parse_no_checksum", |b| {
-        b.iter(|| {
-            black_box(parse_all(
-                black_box(&blobs),
-                &ReadOptions {
-                    verify_checksum: false,
-                },
-            ))
-        })
+        b.iter(|| black_box(parse_all(black_box(&blobs), &ReadOptions { verify_checksum: false })))
     });
     g.bench_function("checksum", |b| {
         b.iter(|| {

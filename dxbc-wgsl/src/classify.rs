@@ -85,18 +85,12 @@ pub fn effect_profile(version: u32) -> Option<&'static str> {
 }
 
 fn le32(bytes: &[u8], at: usize) -> Option<u32> {
-    bytes
-        .get(at..at.checked_add(4)?)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    bytes.get(at..at.checked_add(4)?).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Classifies a blob.
 pub fn classify(bytes: &[u8]) -> Classification {
-    let other = |reason: String| Classification {
-        kind: BlobKind::Other,
-        reason,
-        checksum_ok: None,
-    };
+    let other = |reason: String| Classification { kind: BlobKind::Other, reason, checksum_ok: None };
     if bytes.len() < 4 {
         return other(format!("{} bytes: too short for any magic", bytes.len()));
     }
@@ -104,13 +98,8 @@ pub fn classify(bytes: &[u8]) -> Classification {
         let first = le32(bytes, 0).unwrap_or(0);
         if let Some(profile) = effect_profile(first) {
             return Classification {
-                kind: BlobKind::Effect {
-                    version: first,
-                    in_container: false,
-                },
-                reason: format!(
-                    "bare {profile} effect payload (version word {first:#010x}, no DXBC container)"
-                ),
+                kind: BlobKind::Effect { version: first, in_container: false },
+                reason: format!("bare {profile} effect payload (version word {first:#010x}, no DXBC container)"),
                 checksum_ok: None,
             };
         }
@@ -121,65 +110,32 @@ pub fn classify(bytes: &[u8]) -> Classification {
                 (first >> 8) & 0xff,
                 first & 0xff
             )),
-            _ => other(format!(
-                "no DXBC magic: the first bytes are {:02x?}",
-                &bytes[0..4]
-            )),
+            _ => other(format!("no DXBC magic: the first bytes are {:02x?}", &bytes[0..4])),
         };
     }
-    let container = match Container::parse(
-        bytes,
-        &ReadOptions {
-            verify_checksum: false,
-        },
-    ) {
+    let container = match Container::parse(bytes, &ReadOptions { verify_checksum: false }) {
         Ok(c) => c,
         Err(e) => return other(format!("unreadable DXBC container: {e}")),
     };
     let checksum_ok = Some(crate::container::checksum_of(container.bytes) == container.checksum);
     let names: Vec<String> = container.chunks.iter().map(|c| c.name()).collect();
-    let listing = if names.is_empty() {
-        "no chunks".to_string()
-    } else {
-        names.join(", ")
-    };
-    let with = |kind: BlobKind, reason: String| Classification {
-        kind,
-        reason,
-        checksum_ok,
-    };
+    let listing = if names.is_empty() { "no chunks".to_string() } else { names.join(", ") };
+    let with = |kind: BlobKind, reason: String| Classification { kind, reason, checksum_ok };
 
     if let Some(chunk) = container.program_chunk() {
         let Some(token) = le32(chunk.data, 0) else {
-            return with(
-                BlobKind::Other,
-                format!("{} chunk too short for a version token", chunk.name()),
-            );
+            return with(BlobKind::Other, format!("{} chunk too short for a version token", chunk.name()));
         };
         let Some(stage) = ShaderStage::from_program_type(token >> 16) else {
             return with(
                 BlobKind::Other,
-                format!(
-                    "{} chunk with program type {:#x}, which is not 0-5",
-                    chunk.name(),
-                    token >> 16
-                ),
+                format!("{} chunk with program type {:#x}, which is not 0-5", chunk.name(), token >> 16),
             );
         };
         let (major, minor) = (((token >> 4) & 0xf) as u8, (token & 0xf) as u8);
         return with(
-            BlobKind::ShaderProgram {
-                stage,
-                major,
-                minor,
-            },
-            format!(
-                "{} program {}_{}_{} (chunks: {listing})",
-                chunk.name(),
-                stage.prefix(),
-                major,
-                minor
-            ),
+            BlobKind::ShaderProgram { stage, major, minor },
+            format!("{} program {}_{}_{} (chunks: {listing})", chunk.name(), stage.prefix(), major, minor),
         );
     }
     if let Some(fx) = container.chunk(b"FX10") {
@@ -197,10 +153,7 @@ pub fn classify(bytes: &[u8]) -> Classification {
         );
     }
     if container.chunk(b"DXIL").is_some() {
-        return with(
-            BlobKind::Other,
-            format!("DXIL (SM6) container (chunks: {listing}); only DXBC SM4/SM5 is read"),
-        );
+        return with(BlobKind::Other, format!("DXIL (SM6) container (chunks: {listing}); only DXBC SM4/SM5 is read"));
     }
     if let Some(rts) = container.chunk(b"RTS0") {
         let version = le32(rts.data, 0).unwrap_or(0);
@@ -210,13 +163,7 @@ pub fn classify(bytes: &[u8]) -> Classification {
                 format!("root signature only (RTS0, version word {version})"),
             );
         }
-        return with(
-            BlobKind::Other,
-            format!("RTS0 without a program, with other chunks (chunks: {listing})"),
-        );
+        return with(BlobKind::Other, format!("RTS0 without a program, with other chunks (chunks: {listing})"));
     }
-    with(
-        BlobKind::Other,
-        format!("DXBC container without a program chunk (chunks: {listing})"),
-    )
+    with(BlobKind::Other, format!("DXBC container without a program chunk (chunks: {listing})"))
 }

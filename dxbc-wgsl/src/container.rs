@@ -18,9 +18,7 @@ pub struct ReadOptions {
 
 impl Default for ReadOptions {
     fn default() -> Self {
-        ReadOptions {
-            verify_checksum: true,
-        }
+        ReadOptions { verify_checksum: true }
     }
 }
 
@@ -38,10 +36,7 @@ pub struct Chunk<'a> {
 impl Chunk<'_> {
     /// FourCC as text (non-ASCII bytes shown as `?`).
     pub fn name(&self) -> String {
-        self.fourcc
-            .iter()
-            .map(|&b| if b.is_ascii_graphic() { b as char } else { '?' })
-            .collect()
+        self.fourcc.iter().map(|&b| if b.is_ascii_graphic() { b as char } else { '?' }).collect()
     }
 }
 
@@ -61,12 +56,7 @@ pub struct Container<'a> {
 pub(crate) fn read_u32(bytes: &[u8], offset: usize, what: &'static str) -> ReadResult<u32> {
     match bytes.get(offset..offset.saturating_add(4)) {
         Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        None => Err(ReadError::Truncated {
-            what,
-            offset,
-            needed: 4,
-            available: bytes.len().saturating_sub(offset),
-        }),
+        None => Err(ReadError::Truncated { what, offset, needed: 4, available: bytes.len().saturating_sub(offset) }),
     }
 }
 
@@ -80,9 +70,7 @@ impl<'a> Container<'a> {
     pub fn parse(bytes: &'a [u8], options: &ReadOptions) -> ReadResult<Self> {
         if bytes.len() < 32 {
             if bytes.len() >= 4 && &bytes[0..4] != b"DXBC" {
-                return Err(ReadError::BadMagic {
-                    found: [bytes[0], bytes[1], bytes[2], bytes[3]],
-                });
+                return Err(ReadError::BadMagic { found: [bytes[0], bytes[1], bytes[2], bytes[3]] });
             }
             return Err(ReadError::Truncated {
                 what: "container header",
@@ -92,9 +80,7 @@ impl<'a> Container<'a> {
             });
         }
         if &bytes[0..4] != b"DXBC" {
-            return Err(ReadError::BadMagic {
-                found: [bytes[0], bytes[1], bytes[2], bytes[3]],
-            });
+            return Err(ReadError::BadMagic { found: [bytes[0], bytes[1], bytes[2], bytes[3]] });
         }
         let mut checksum = [0u8; 16];
         checksum.copy_from_slice(&bytes[4..20]);
@@ -118,11 +104,8 @@ impl<'a> Container<'a> {
         }
         let bytes = &bytes[..total];
         let count = read_u32(bytes, 28, "chunk count")? as usize;
-        let table_end = count
-            .checked_mul(4)
-            .and_then(|n| n.checked_add(32))
-            .filter(|&end| end <= total)
-            .ok_or_else(|| {
+        let table_end =
+            count.checked_mul(4).and_then(|n| n.checked_add(32)).filter(|&end| end <= total).ok_or_else(|| {
                 ReadError::malformed(
                     "chunk table",
                     28,
@@ -132,10 +115,7 @@ impl<'a> Container<'a> {
         if options.verify_checksum {
             let computed = checksum_of(bytes);
             if computed != checksum {
-                return Err(ReadError::Checksum {
-                    stored: hex(&checksum),
-                    computed: hex(&computed),
-                });
+                return Err(ReadError::Checksum { stored: hex(&checksum), computed: hex(&computed) });
             }
         }
         let mut chunks = Vec::with_capacity(count);
@@ -143,36 +123,28 @@ impl<'a> Container<'a> {
             let at = 32 + 4 * i;
             let off = read_u32(bytes, at, "chunk offset")? as usize;
             if off < table_end || off.checked_add(8).is_none_or(|e| e > total) {
-                return Err(ReadError::malformed("chunk table", at, format!("chunk {i} offset {off:#x} is outside the container's chunk area ({table_end:#x}..{total:#x})")));
+                return Err(ReadError::malformed(
+                    "chunk table",
+                    at,
+                    format!(
+                        "chunk {i} offset {off:#x} is outside the container's chunk area ({table_end:#x}..{total:#x})"
+                    ),
+                ));
             }
             let mut fourcc = [0u8; 4];
             fourcc.copy_from_slice(&bytes[off..off + 4]);
             let size = read_u32(bytes, off + 4, "chunk size")? as usize;
             let data_start = off + 8;
-            let data_end = data_start
-                .checked_add(size)
-                .filter(|&e| e <= total)
-                .ok_or_else(|| {
-                    ReadError::malformed(
-                        "chunk header",
-                        off + 4,
-                        format!(
-                            "chunk {i} size {size} runs past the container end ({total} bytes)"
-                        ),
-                    )
-                })?;
-            chunks.push(Chunk {
-                fourcc,
-                offset: data_start,
-                data: &bytes[data_start..data_end],
-            });
+            let data_end = data_start.checked_add(size).filter(|&e| e <= total).ok_or_else(|| {
+                ReadError::malformed(
+                    "chunk header",
+                    off + 4,
+                    format!("chunk {i} size {size} runs past the container end ({total} bytes)"),
+                )
+            })?;
+            chunks.push(Chunk { fourcc, offset: data_start, data: &bytes[data_start..data_end] });
         }
-        Ok(Container {
-            bytes,
-            checksum,
-            version: (major, minor),
-            chunks,
-        })
+        Ok(Container { bytes, checksum, version: (major, minor), chunks })
     }
 
     /// The first chunk with this FourCC.
@@ -243,21 +215,19 @@ pub fn fix_checksum(container: &mut [u8]) {
 /// MD5's compression function (RFC 1321 §3.4) over one 64-byte block (`block.len() == 64`).
 fn md5_compress(state: &mut [u32; 4], block: &[u8]) {
     const S: [u32; 64] = [
-        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5,
-        9, 14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10,
-        15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14,
+        20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6,
+        10, 15, 21,
     ];
     // K[i] = floor(abs(sin(i + 1)) * 2^32)
     const K: [u32; 64] = [
-        0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613,
-        0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
-        0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
-        0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
-        0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122,
-        0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
-        0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244,
-        0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-        0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
+        0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501, 0x698098d8,
+        0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340,
+        0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87,
+        0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c,
+        0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039,
+        0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92,
+        0xffeff47d, 0x85845dd1, 0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
         0xeb86d391,
     ];
     let mut m = [0u32; 16];
@@ -266,12 +236,7 @@ fn md5_compress(state: &mut [u32; 4], block: &[u8]) {
     }
     #[inline(always)]
     fn step(f: u32, a: u32, b: u32, m: u32, k: u32, s: u32) -> u32 {
-        b.wrapping_add(
-            a.wrapping_add(f)
-                .wrapping_add(k)
-                .wrapping_add(m)
-                .rotate_left(s),
-        )
+        b.wrapping_add(a.wrapping_add(f).wrapping_add(k).wrapping_add(m).rotate_left(s))
     }
     let f = |b: u32, c: u32, d: u32| d ^ (b & (c ^ d));
     let g = |b: u32, c: u32, d: u32| c ^ (d & (b ^ c));

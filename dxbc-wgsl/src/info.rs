@@ -26,30 +26,17 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
     if bytes.len() < 4 || &bytes[0..4] != b"DXBC" {
         if let BlobKind::Effect { version, .. } = class.kind {
             let profile = effect_profile(version).unwrap_or("?");
-            let _ = writeln!(
-                out,
-                "Bare effect payload, {} bytes, {profile} (version word {version:#010x})",
-                bytes.len()
-            );
+            let _ =
+                writeln!(out, "Bare effect payload, {} bytes, {profile} (version word {version:#010x})", bytes.len());
             let _ = writeln!(out, "Kind: effect: {}", class.reason);
             return Ok(out);
         }
         // Let the container reader produce the typed error.
-        return Err(Container::parse(
-            bytes,
-            &ReadOptions {
-                verify_checksum: false,
-            },
-        )
-        .err()
-        .unwrap_or(ReadError::BadMagic { found: [0; 4] }));
+        return Err(Container::parse(bytes, &ReadOptions { verify_checksum: false })
+            .err()
+            .unwrap_or(ReadError::BadMagic { found: [0; 4] }));
     }
-    let container = Container::parse(
-        bytes,
-        &ReadOptions {
-            verify_checksum: false,
-        },
-    )?;
+    let container = Container::parse(bytes, &ReadOptions { verify_checksum: false })?;
     let computed = checksum_of(container.bytes);
     let _ = writeln!(
         out,
@@ -65,20 +52,12 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
         }
     );
     if container.bytes.len() < bytes.len() {
-        let _ = writeln!(
-            out,
-            "{} bytes after the container's end are ignored",
-            bytes.len() - container.bytes.len()
-        );
+        let _ = writeln!(out, "{} bytes after the container's end are ignored", bytes.len() - container.bytes.len());
     }
     let _ = writeln!(out, "Kind: {}: {}", class.kind.name(), class.reason);
 
     out.push_str("\nChunks:\n");
-    let _ = writeln!(
-        out,
-        "  {:>2}  {:<6} {:>8} {:>8}  Contents",
-        "#", "FourCC", "Offset", "Size"
-    );
+    let _ = writeln!(out, "  {:>2}  {:<6} {:>8} {:>8}  Contents", "#", "FourCC", "Offset", "Size");
     for (i, c) in container.chunks.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -94,11 +73,7 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
         out.push('\n');
         match decode_program(chunk) {
             Ok(p) => {
-                let decls = p
-                    .instructions
-                    .iter()
-                    .filter(|i| i.opcode.is_declaration())
-                    .count();
+                let decls = p.instructions.iter().filter(|i| i.opcode.is_declaration()).count();
                 let _ = writeln!(
                     out,
                     "Program: {} shader {}_{}_{}, {} instructions ({} declarations, {} other)",
@@ -151,11 +126,7 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
                     out,
                     "\nFeature flags: {:#x}{}",
                     f.0,
-                    if names.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", names.join(", "))
-                    }
+                    if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) }
                 );
             }
             Err(e) => {
@@ -193,20 +164,12 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
     if let Some(chunk) = container.chunk(b"STAT") {
         match stat::parse(chunk) {
             Ok(s) => {
-                let named: Vec<String> = s
-                    .named()
-                    .filter(|(_, v)| *v != 0)
-                    .map(|(n, v)| format!("{n} {v}"))
-                    .collect();
+                let named: Vec<String> = s.named().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n} {v}")).collect();
                 let _ = writeln!(
                     out,
                     "\nStatistics ({} counters): {}",
                     s.counters.len(),
-                    if named.is_empty() {
-                        "all zero".to_string()
-                    } else {
-                        named.join(", ")
-                    }
+                    if named.is_empty() { "all zero".to_string() } else { named.join(", ") }
                 );
             }
             Err(e) => {
@@ -223,11 +186,7 @@ fn hex(b: &[u8]) -> String {
 
 /// `xyzw` positions of a mask, with spaces for missing components (`"x z "`).
 fn mask_chars(mask: u8) -> String {
-    ['x', 'y', 'z', 'w']
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' })
-        .collect()
+    ['x', 'y', 'z', 'w'].iter().enumerate().map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect()
 }
 
 /// fxc's name for a system value (`D3D_NAME`).
@@ -310,20 +269,10 @@ fn special_register(e: &SignatureElement, is_output: bool) -> &'static str {
 /// For outputs the element's read/write byte is the mask of components never written, so
 /// "Used" shows the declared components minus those.
 pub fn render_signature(out: &mut String, sig: &Signature, is_output: bool) {
-    let _ = writeln!(
-        out,
-        "Name                 Index   Mask Register SysValue  Format   Used"
-    );
-    let _ = writeln!(
-        out,
-        "-------------------- ----- ------ -------- -------- ------- ------"
-    );
+    let _ = writeln!(out, "Name                 Index   Mask Register SysValue  Format   Used");
+    let _ = writeln!(out, "-------------------- ----- ------ -------- -------- ------- ------");
     for e in &sig.elements {
-        let used = if is_output {
-            e.mask & !e.rw_mask & 0xf
-        } else {
-            e.rw_mask & 0xf
-        };
+        let used = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
         let (mask, register, used) = if e.register == u32::MAX {
             (
                 "N/A".to_string(),
@@ -331,11 +280,7 @@ pub fn render_signature(out: &mut String, sig: &Signature, is_output: bool) {
                 if used != 0 { "YES" } else { "NO" }.to_string(),
             )
         } else {
-            (
-                format!("  {}", mask_chars(e.mask)),
-                e.register.to_string(),
-                format!("  {}", mask_chars(used)),
-            )
+            (format!("  {}", mask_chars(e.mask)), e.register.to_string(), format!("  {}", mask_chars(used)))
         };
         let _ = writeln!(
             out,
@@ -356,12 +301,7 @@ pub fn render_signature(out: &mut String, sig: &Signature, is_output: bool) {
         let streams: Vec<String> = sig
             .elements
             .iter()
-            .map(|e| {
-                format!(
-                    "{}{}: stream {}",
-                    e.semantic_name, e.semantic_index, e.stream
-                )
-            })
+            .map(|e| format!("{}{}: stream {}", e.semantic_name, e.semantic_index, e.stream))
             .collect();
         let _ = writeln!(out, "Streams: {}", streams.join(", "));
     }
@@ -396,11 +336,7 @@ fn render_cbuffer(out: &mut String, cb: &ConstantBuffer) {
         render_type_decl(&mut decl, &v.ty, &v.name, 1);
         let unused = if v.is_used() { "" } else { " [unused]" };
         let (head, last) = split_last_line(&decl);
-        let _ = writeln!(
-            out,
-            "{head}{:<36} // Offset: {:>4} Size: {:>5}{unused}",
-            last, v.offset, v.size
-        );
+        let _ = writeln!(out, "{head}{:<36} // Offset: {:>4} Size: {:>5}{unused}", last, v.offset, v.size);
         if let Some(d) = &v.default_value {
             let words: Vec<String> = d
                 .chunks(4)
@@ -427,11 +363,7 @@ fn split_last_line(s: &str) -> (&str, &str) {
 /// Writes `type name[elements];` for a variable, expanding struct members with their offsets.
 fn render_type_decl(out: &mut String, ty: &Type, name: &str, indent: usize) {
     let pad = "  ".repeat(indent);
-    let array = if ty.elements > 0 {
-        format!("[{}]", ty.elements)
-    } else {
-        String::new()
-    };
+    let array = if ty.elements > 0 { format!("[{}]", ty.elements) } else { String::new() };
     if ty.members.is_empty() {
         let _ = write!(out, "{pad}{} {name}{array};", ty.hlsl_name());
         return;
@@ -458,9 +390,7 @@ fn binding_format(b: &InputBinding) -> String {
         | InputType::UavConsumeStructured
         | InputType::UavRwStructuredWithCounter => "struct".into(),
         InputType::ByteAddress | InputType::UavRwByteAddress => "byte".into(),
-        InputType::Texture | InputType::UavRwTyped | InputType::Tbuffer
-            if b.return_type.raw() != 0 =>
-        {
+        InputType::Texture | InputType::UavRwTyped | InputType::Tbuffer if b.return_type.raw() != 0 => {
             let n = b.components();
             if n > 1 {
                 format!("{}{n}", b.return_type.name())
@@ -486,24 +416,14 @@ fn binding_dimension(b: &InputBinding) -> &'static str {
 
 /// Renders resource bindings as fxc's listing does: Name Type Format Dim HLSL Bind Count.
 pub fn render_bindings(out: &mut String, bindings: &[InputBinding]) {
-    let _ = writeln!(
-        out,
-        "Name                                 Type  Format         Dim      HLSL Bind  Count"
-    );
-    let _ = writeln!(
-        out,
-        "------------------------------ ---------- ------- ----------- -------------- ------"
-    );
+    let _ = writeln!(out, "Name                                 Type  Format         Dim      HLSL Bind  Count");
+    let _ = writeln!(out, "------------------------------ ---------- ------- ----------- -------------- ------");
     for b in bindings {
         let mut bind = format!("{}{}", b.input_type.register_prefix(), b.bind_point);
         if let Some(space) = b.space {
             let _ = write!(bind, ",space{space}");
         }
-        let count = if b.bind_count == 0 {
-            "unbounded".to_string()
-        } else {
-            b.bind_count.to_string()
-        };
+        let count = if b.bind_count == 0 { "unbounded".to_string() } else { b.bind_count.to_string() };
         let _ = writeln!(
             out,
             "{:<30} {:>10} {:>7} {:>11} {:>14} {:>6}{}",
@@ -530,22 +450,14 @@ fn render_root_signature(out: &mut String, r: &RootSignature) {
         r.parameters.len(),
         r.static_samplers.len(),
         r.flags,
-        if names.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", names.join(" | "))
-        }
+        if names.is_empty() { String::new() } else { format!(" ({})", names.join(" | ")) }
     );
     let flags = |f: Option<u32>| f.map(|f| format!(", flags {f:#x}")).unwrap_or_default();
     for (i, p) in r.parameters.iter().enumerate() {
         let vis = p.visibility.name();
         match &p.kind {
             RootParameterKind::DescriptorTable(ranges) => {
-                let _ = writeln!(
-                    out,
-                    "  [{i}] descriptor table, visibility {vis}, {} ranges",
-                    ranges.len()
-                );
+                let _ = writeln!(out, "  [{i}] descriptor table, visibility {vis}, {} ranges", ranges.len());
                 for range in ranges {
                     let letter = match range.range_type {
                         rts0::RangeType::Srv => "t",
@@ -554,16 +466,8 @@ fn render_root_signature(out: &mut String, r: &RootSignature) {
                         rts0::RangeType::Sampler => "s",
                         rts0::RangeType::Other(_) => "?",
                     };
-                    let count = if range.count == u32::MAX {
-                        "unbounded".to_string()
-                    } else {
-                        range.count.to_string()
-                    };
-                    let offset = if range.offset == u32::MAX {
-                        "append".to_string()
-                    } else {
-                        range.offset.to_string()
-                    };
+                    let count = if range.count == u32::MAX { "unbounded".to_string() } else { range.count.to_string() };
+                    let offset = if range.offset == u32::MAX { "append".to_string() } else { range.offset.to_string() };
                     let _ = writeln!(
                         out,
                         "        {} {letter}{} space {}, count {count}, offset {offset}{}",
@@ -574,12 +478,11 @@ fn render_root_signature(out: &mut String, r: &RootSignature) {
                     );
                 }
             }
-            RootParameterKind::Constants {
-                register,
-                space,
-                count,
-            } => {
-                let _ = writeln!(out, "  [{i}] 32-bit constants b{register} space {space}, {count} values, visibility {vis}");
+            RootParameterKind::Constants { register, space, count } => {
+                let _ = writeln!(
+                    out,
+                    "  [{i}] 32-bit constants b{register} space {space}, {count} values, visibility {vis}"
+                );
             }
             RootParameterKind::Cbv(d) => {
                 let _ = writeln!(

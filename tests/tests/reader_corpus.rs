@@ -7,9 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use dxbc_wgsl::chunks::rdef::{
-    CbufferKind, Dimension, InputType, ReturnType, VariableClass, VariableType,
-};
+use dxbc_wgsl::chunks::rdef::{CbufferKind, Dimension, InputType, ReturnType, VariableClass, VariableType};
 use dxbc_wgsl::chunks::rts0::{RootParameterKind, Version, Visibility};
 use dxbc_wgsl::chunks::{ifce, stat};
 use dxbc_wgsl::classify::{classify, BlobKind};
@@ -20,9 +18,7 @@ use dxbc_wgsl_tests::corpus_dir;
 fn corpus_or_skip(test: &str) -> Option<PathBuf> {
     let dir = corpus_dir();
     if dir.is_none() {
-        eprintln!(
-            "{test}: skipped: no corpus (set DXBC_WGSL_CORPUS or put it at ../shared/corpus)"
-        );
+        eprintln!("{test}: skipped: no corpus (set DXBC_WGSL_CORPUS or put it at ../shared/corpus)");
     }
     dir
 }
@@ -39,11 +35,7 @@ fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| exts.contains(&e))
-            {
+            } else if p.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.contains(&e)) {
                 out.push(p);
             }
         }
@@ -73,39 +65,20 @@ fn parse_model(s: &str) -> Option<(u8, u8)> {
 /// Manifest rows by path relative to the corpus root.
 fn manifests(corpus: &Path) -> HashMap<String, Expected> {
     let mut map = HashMap::new();
-    for m in files(corpus, &["jsonl"])
-        .into_iter()
-        .filter(|p| p.file_name().is_some_and(|n| n == "manifest.jsonl"))
-    {
-        let folder = m
-            .parent()
-            .unwrap()
-            .strip_prefix(corpus)
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+    for m in files(corpus, &["jsonl"]).into_iter().filter(|p| p.file_name().is_some_and(|n| n == "manifest.jsonl")) {
+        let folder = m.parent().unwrap().strip_prefix(corpus).unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&m).unwrap();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let v: serde_json::Value =
-                serde_json::from_str(line).unwrap_or_else(|e| panic!("{}: {e}", m.display()));
-            let path = match (
-                v.get("path").and_then(|p| p.as_str()),
-                v.get("file").and_then(|p| p.as_str()),
-            ) {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{}: {e}", m.display()));
+            let path = match (v.get("path").and_then(|p| p.as_str()), v.get("file").and_then(|p| p.as_str())) {
                 (Some(p), _) => p.to_string(),
                 (None, Some(f)) => format!("{folder}/{f}"),
                 _ => continue,
             };
             let e = Expected {
                 kind: v.get("kind").and_then(|k| k.as_str()).map(str::to_string),
-                program_type: v
-                    .get("program_type")
-                    .and_then(|t| t.as_u64())
-                    .map(|t| t as u32),
-                model: v
-                    .get("shader_model")
-                    .and_then(|s| s.as_str())
-                    .and_then(parse_model),
+                program_type: v.get("program_type").and_then(|t| t.as_u64()).map(|t| t as u32),
+                model: v.get("shader_model").and_then(|s| s.as_str()).and_then(parse_model),
                 fx_version: v
                     .get("fx_version")
                     .and_then(|s| s.as_str())
@@ -130,13 +103,10 @@ fn stage_program_type(stage: ShaderStage) -> u32 {
 
 /// Reads one shader blob whole; returns what went wrong.
 fn read_shader(bytes: &[u8], stage: ShaderStage, major: u8, minor: u8) -> Result<(), String> {
-    let shader =
-        Shader::parse(bytes, &ReadOptions::default()).map_err(|e| format!("Shader::parse: {e}"))?;
+    let shader = Shader::parse(bytes, &ReadOptions::default()).map_err(|e| format!("Shader::parse: {e}"))?;
     let v = shader.program.version;
     if (v.stage, v.major, v.minor) != (stage, major, minor) {
-        return Err(format!(
-            "program version {v:?} differs from the classification"
-        ));
+        return Err(format!("program version {v:?} differs from the classification"));
     }
     if shader.program.instructions.is_empty() {
         return Err("no instructions decoded".into());
@@ -177,11 +147,7 @@ fn every_corpus_blob_is_read_or_classified() {
     let mut counts: HashMap<&'static str, usize> = HashMap::new();
     let blobs = files(&corpus, &["dxbc", "fxo"]);
     for path in &blobs {
-        let rel = path
-            .strip_prefix(&corpus)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = path.strip_prefix(&corpus).unwrap().to_string_lossy().replace('\\', "/");
         let bytes = std::fs::read(path).unwrap();
         let class = classify(&bytes);
         *counts.entry(class.kind.name()).or_default() += 1;
@@ -191,36 +157,24 @@ fn every_corpus_blob_is_read_or_classified() {
         }
         if bytes.starts_with(b"DXBC") {
             if class.checksum_ok != Some(true) {
-                fail(format!(
-                    "checksum does not verify ({:?})",
-                    class.checksum_ok
-                ));
+                fail(format!("checksum does not verify ({:?})", class.checksum_ok));
             }
             if let Err(e) = Container::parse(&bytes, &ReadOptions::default()) {
                 fail(format!("container: {e}"));
             }
         }
         match class.kind {
-            BlobKind::ShaderProgram {
-                stage,
-                major,
-                minor,
-            } => {
+            BlobKind::ShaderProgram { stage, major, minor } => {
                 if let Err(e) = read_shader(&bytes, stage, major, minor) {
                     fail(e);
                 }
             }
             _ => match Shader::parse(&bytes, &ReadOptions::default()) {
-                Ok(_) => fail(format!(
-                    "classified as {} ({}) but Shader::parse reads it",
-                    class.kind.name(),
-                    class.reason
-                )),
+                Ok(_) => {
+                    fail(format!("classified as {} ({}) but Shader::parse reads it", class.kind.name(), class.reason))
+                }
                 Err(ReadError::MissingChunk(_) | ReadError::BadMagic { .. }) => {}
-                Err(e) => fail(format!(
-                    "classified as {} but reading it fails oddly: {e}",
-                    class.kind.name()
-                )),
+                Err(e) => fail(format!("classified as {} but reading it fails oddly: {e}", class.kind.name())),
             },
         }
         if let BlobKind::RootSignature { .. } = class.kind {
@@ -230,69 +184,37 @@ fn every_corpus_blob_is_read_or_classified() {
             }
         }
         if let Some(e) = expected.get(&rel) {
-            let kind_ok = match (e.kind.as_deref(), class.kind) {
-                (None, _) => true,
-                (Some("shader"), BlobKind::ShaderProgram { .. }) => true,
-                (Some("effect"), BlobKind::Effect { .. }) => true,
-                (Some("root_signature"), BlobKind::RootSignature { .. }) => true,
-                (Some("other"), BlobKind::EffectExpression | BlobKind::Other) => true,
-                _ => false,
-            };
+            let kind_ok = matches!(
+                (e.kind.as_deref(), class.kind),
+                (None, _)
+                    | (Some("shader"), BlobKind::ShaderProgram { .. })
+                    | (Some("effect"), BlobKind::Effect { .. })
+                    | (Some("root_signature"), BlobKind::RootSignature { .. })
+                    | (Some("other"), BlobKind::EffectExpression | BlobKind::Other)
+            );
             if !kind_ok {
-                fail(format!(
-                    "manifest kind {:?}, classified {:?}: {}",
-                    e.kind, class.kind, class.reason
-                ));
+                fail(format!("manifest kind {:?}, classified {:?}: {}", e.kind, class.kind, class.reason));
             }
-            if let BlobKind::ShaderProgram {
-                stage,
-                major,
-                minor,
-            } = class.kind
-            {
-                if e.program_type
-                    .is_some_and(|t| t != stage_program_type(stage))
-                {
-                    fail(format!(
-                        "manifest program type {:?}, program says {stage:?}",
-                        e.program_type
-                    ));
+            if let BlobKind::ShaderProgram { stage, major, minor } = class.kind {
+                if e.program_type.is_some_and(|t| t != stage_program_type(stage)) {
+                    fail(format!("manifest program type {:?}, program says {stage:?}", e.program_type));
                 }
                 if e.model.is_some_and(|m| m != (major, minor)) {
-                    fail(format!(
-                        "manifest shader model {:?}, program says {major}.{minor}",
-                        e.model
-                    ));
+                    fail(format!("manifest shader model {:?}, program says {major}.{minor}", e.model));
                 }
             } else if e.program_type.is_some() {
-                fail(format!(
-                    "manifest program type {:?} but classified {:?}",
-                    e.program_type, class.kind
-                ));
+                fail(format!("manifest program type {:?} but classified {:?}", e.program_type, class.kind));
             }
             if let Some(v) = e.fx_version {
                 if !matches!(class.kind, BlobKind::Effect { version, .. } if version == v) {
-                    fail(format!(
-                        "manifest effect version {v:#x}, classified {:?}",
-                        class.kind
-                    ));
+                    fail(format!("manifest effect version {v:#x}, classified {:?}", class.kind));
                 }
             }
         }
     }
     eprintln!("{} blobs: {counts:?}", blobs.len());
-    assert!(
-        counts.get("shader").copied().unwrap_or(0) > 0,
-        "no shader programs found under {}",
-        corpus.display()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {} blobs failed:\n{}",
-        failures.len(),
-        blobs.len(),
-        failures.join("\n")
-    );
+    assert!(counts.get("shader").copied().unwrap_or(0) > 0, "no shader programs found under {}", corpus.display());
+    assert!(failures.is_empty(), "{} of {} blobs failed:\n{}", failures.len(), blobs.len(), failures.join("\n"));
 }
 
 fn read(corpus: &Path, rel: &str) -> Option<Vec<u8>> {
@@ -312,49 +234,25 @@ fn rdef_matches_wine_constant_buffer_expectations() {
     let Some(corpus) = corpus_or_skip("rdef_matches_wine_constant_buffer_expectations") else {
         return;
     };
-    let Some(bytes) = read(
-        &corpus,
-        "wine/reflection/_global__test_reflection_constant_buffer_blob.dxbc",
-    ) else {
+    let Some(bytes) = read(&corpus, "wine/reflection/_global__test_reflection_constant_buffer_blob.dxbc") else {
         return;
     };
     let shader = Shader::parse(&bytes, &ReadOptions::default()).unwrap();
     let r = shader.reflection.as_ref().expect("RDEF");
-    assert_eq!(
-        (r.target.prefix(), r.target.major, r.target.minor),
-        (Some("ps"), 5, 0)
-    );
+    assert_eq!((r.target.prefix(), r.target.major, r.target.minor), (Some("ps"), 5, 0));
     assert_eq!(r.compile_flags, 256);
-    assert!(
-        r.creator.starts_with("Microsoft (R) HLSL Shader Compiler"),
-        "{}",
-        r.creator
-    );
-    let cbs: Vec<_> = r
-        .constant_buffers
-        .iter()
-        .map(|c| (c.name.as_str(), c.kind, c.variables.len(), c.size, c.flags))
-        .collect();
+    assert!(r.creator.starts_with("Microsoft (R) HLSL Shader Compiler"), "{}", r.creator);
+    let cbs: Vec<_> =
+        r.constant_buffers.iter().map(|c| (c.name.as_str(), c.kind, c.variables.len(), c.size, c.flags)).collect();
     assert_eq!(
         cbs,
-        [
-            ("$ThisPointer", CbufferKind::InterfacePointers, 1, 16, 0),
-            ("c1", CbufferKind::Cbuffer, 4, 64, 0)
-        ]
+        [("$ThisPointer", CbufferKind::InterfacePointers, 1, 16, 0), ("c1", CbufferKind::Cbuffer, 4, 64, 0)]
     );
     let vars: Vec<_> = r
         .constant_buffers
         .iter()
         .flat_map(|c| &c.variables)
-        .map(|v| {
-            (
-                v.name.as_str(),
-                v.offset,
-                v.size,
-                v.flags,
-                v.default_value.is_some(),
-            )
-        })
+        .map(|v| (v.name.as_str(), v.offset, v.size, v.flags, v.default_value.is_some()))
         .collect();
     assert_eq!(
         vars,
@@ -370,72 +268,21 @@ fn rdef_matches_wine_constant_buffer_expectations() {
         .constant_buffers
         .iter()
         .flat_map(|c| &c.variables)
-        .map(|v| {
-            (
-                v.ty.class,
-                v.ty.base,
-                v.ty.rows,
-                v.ty.columns,
-                v.ty.elements,
-                v.ty.name.clone().unwrap_or_default(),
-            )
-        })
+        .map(|v| (v.ty.class, v.ty.base, v.ty.rows, v.ty.columns, v.ty.elements, v.ty.name.clone().unwrap_or_default()))
         .collect();
     assert_eq!(
         types,
         [
-            (
-                VariableClass::InterfacePointer,
-                VariableType::InterfacePointer,
-                1,
-                4,
-                0,
-                "iTest".to_string()
-            ),
-            (
-                VariableClass::Scalar,
-                VariableType::Float,
-                1,
-                1,
-                0,
-                "float".to_string()
-            ),
-            (
-                VariableClass::Scalar,
-                VariableType::Float,
-                1,
-                1,
-                2,
-                "float".to_string()
-            ),
-            (
-                VariableClass::Scalar,
-                VariableType::Int,
-                1,
-                1,
-                0,
-                "int".to_string()
-            ),
-            (
-                VariableClass::Struct,
-                VariableType::Void,
-                1,
-                2,
-                0,
-                "s".to_string()
-            ),
+            (VariableClass::InterfacePointer, VariableType::InterfacePointer, 1, 4, 0, "iTest".to_string()),
+            (VariableClass::Scalar, VariableType::Float, 1, 1, 0, "float".to_string()),
+            (VariableClass::Scalar, VariableType::Float, 1, 1, 2, "float".to_string()),
+            (VariableClass::Scalar, VariableType::Int, 1, 1, 0, "int".to_string()),
+            (VariableClass::Struct, VariableType::Void, 1, 2, 0, "s".to_string()),
         ]
     );
     let t = &r.constant_buffers[1].variables[3].ty;
-    let members: Vec<_> = t
-        .members
-        .iter()
-        .map(|m| (m.name.as_str(), m.offset, m.ty.base))
-        .collect();
-    assert_eq!(
-        members,
-        [("a", 0, VariableType::Float), ("b", 4, VariableType::Float)]
-    );
+    let members: Vec<_> = t.members.iter().map(|m| (m.name.as_str(), m.offset, m.ty.base)).collect();
+    assert_eq!(members, [("a", 0, VariableType::Float), ("b", 4, VariableType::Float)]);
     // STAT: the D3D11_SHADER_DESC counters Wine checks.
     let st = stat::parse(shader.container.chunk(b"STAT").unwrap()).unwrap();
     let named: HashMap<_, _> = st.named().collect();
@@ -449,13 +296,7 @@ fn rdef_matches_wine_constant_buffer_expectations() {
     // IFCE: one class type, cTest.
     let i = ifce::parse(shader.container.chunk(b"IFCE").unwrap()).unwrap();
     assert_eq!((i.class_instance_count, i.class_type_count), (0, 1));
-    assert_eq!(
-        i.class_types
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>(),
-        ["cTest"]
-    );
+    assert_eq!(i.class_types.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["cTest"]);
 }
 
 /// Wine's `test_reflection_bound_resources` expectations (the blob with `tex1[2]`).
@@ -464,10 +305,7 @@ fn rdef_matches_wine_bound_resources_expectations() {
     let Some(corpus) = corpus_or_skip("rdef_matches_wine_bound_resources_expectations") else {
         return;
     };
-    let Some(bytes) = read(
-        &corpus,
-        "wine/reflection/_global__test_reflection_bound_resources_blob.dxbc",
-    ) else {
+    let Some(bytes) = read(&corpus, "wine/reflection/_global__test_reflection_bound_resources_blob.dxbc") else {
         return;
     };
     let shader = Shader::parse(&bytes, &ReadOptions::default()).unwrap();
@@ -491,63 +329,15 @@ fn rdef_matches_wine_bound_resources_expectations() {
     assert_eq!(
         got,
         [
-            (
-                "sam",
-                InputType::Sampler,
-                0,
-                1,
-                0,
-                ReturnType::None,
-                Dimension::Unknown,
-                0
-            ),
-            (
-                "tex1",
-                InputType::Texture,
-                0,
-                2,
-                12,
-                ReturnType::Float,
-                Dimension::Texture2D,
-                u32::MAX
-            ),
-            (
-                "tex2",
-                InputType::Texture,
-                2,
-                1,
-                12,
-                ReturnType::Float,
-                Dimension::Texture2D,
-                u32::MAX
-            ),
-            (
-                "c1",
-                InputType::Cbuffer,
-                0,
-                1,
-                0,
-                ReturnType::None,
-                Dimension::Unknown,
-                0
-            ),
-            (
-                "c2",
-                InputType::Cbuffer,
-                1,
-                1,
-                0,
-                ReturnType::None,
-                Dimension::Unknown,
-                0
-            ),
+            ("sam", InputType::Sampler, 0, 1, 0, ReturnType::None, Dimension::Unknown, 0),
+            ("tex1", InputType::Texture, 0, 2, 12, ReturnType::Float, Dimension::Texture2D, u32::MAX),
+            ("tex2", InputType::Texture, 2, 1, 12, ReturnType::Float, Dimension::Texture2D, u32::MAX),
+            ("c1", InputType::Cbuffer, 0, 1, 0, ReturnType::None, Dimension::Unknown, 0),
+            ("c2", InputType::Cbuffer, 1, 1, 0, ReturnType::None, Dimension::Unknown, 0),
         ]
     );
     // SM5.0: no space or range ID in the chunk; the range ID is the bind point.
-    assert!(r
-        .bindings
-        .iter()
-        .all(|b| b.space.is_none() && b.range_id() == b.bind_point));
+    assert!(r.bindings.iter().all(|b| b.space.is_none() && b.range_id() == b.bind_point));
     assert_eq!(r.bindings[1].components(), 4);
 }
 
@@ -558,39 +348,18 @@ fn rts0_matches_vkd3d_expectations() {
         return;
     };
     let rs = |name: &str| {
-        let bytes = read(
-            &corpus,
-            &format!("vkd3d/root_signatures/d3d12/test_root_signature_byte_code__{name}.dxbc"),
-        )?;
+        let bytes = read(&corpus, &format!("vkd3d/root_signatures/d3d12/test_root_signature_byte_code__{name}.dxbc"))?;
         let c = Container::parse(&bytes, &ReadOptions::default()).unwrap();
         Some(dxbc_wgsl::chunks::rts0::parse(c.chunk(b"RTS0").unwrap()).unwrap())
     };
     if let Some(r) = rs("constants_rootsig1") {
         assert_eq!(r.version, Version::V1_1);
-        let p: Vec<_> = r
-            .parameters
-            .iter()
-            .map(|p| (p.visibility, p.kind.clone()))
-            .collect();
+        let p: Vec<_> = r.parameters.iter().map(|p| (p.visibility, p.kind.clone())).collect();
         assert_eq!(
             p,
             [
-                (
-                    Visibility::All,
-                    RootParameterKind::Constants {
-                        register: 4,
-                        space: 0,
-                        count: 3
-                    }
-                ),
-                (
-                    Visibility::All,
-                    RootParameterKind::Constants {
-                        register: 5,
-                        space: 3,
-                        count: 4
-                    }
-                ),
+                (Visibility::All, RootParameterKind::Constants { register: 4, space: 0, count: 3 }),
+                (Visibility::All, RootParameterKind::Constants { register: 5, space: 3, count: 4 }),
             ]
         );
     }
@@ -615,10 +384,7 @@ fn rts0_matches_vkd3d_expectations() {
         );
     }
     if let Some(r) = rs("deny_ps_rootsig") {
-        assert_eq!(
-            (r.version, r.flags, r.parameters.len()),
-            (Version::V1_0, 0x20, 0)
-        );
+        assert_eq!((r.version, r.flags, r.parameters.len()), (Version::V1_0, 0x20, 0));
         assert_eq!(r.flag_names(), ["DENY_PIXEL_SHADER_ROOT_ACCESS"]);
     }
     if let Some(r) = rs("static_samplers_rootsig") {
@@ -643,18 +409,7 @@ fn rts0_matches_vkd3d_expectations() {
         assert_eq!(
             s,
             [
-                (
-                    0,
-                    [1, 3, 1],
-                    0.0,
-                    16,
-                    4,
-                    2,
-                    f32::MAX,
-                    0,
-                    0,
-                    Visibility::Pixel
-                ),
+                (0, [1, 3, 1], 0.0, 16, 4, 2, f32::MAX, 0, 0, Visibility::Pixel),
                 (1, [1, 1, 4], 1.0, 16, 4, 1, 10.0, 0, 3, Visibility::All),
             ]
         );
@@ -677,14 +432,8 @@ fn info_renders_fxc_like_tables() {
         "TEXCOORD                 0   xy          1     NONE   float   xy  ",
         "SV_RenderTargetArrayIndex     0   x           2  RTINDEX    uint   x   ",
     ] {
-        assert!(
-            text.lines().any(|l| l == row),
-            "missing row {row:?} in:\n{text}"
-        );
+        assert!(text.lines().any(|l| l == row), "missing row {row:?} in:\n{text}");
     }
     assert!(text.contains("geometry shader gs_5_0"), "{text}");
-    assert!(
-        text.contains("checksum c148cd633c4c7267c64ca8762cb3cc2a (ok)"),
-        "{text}"
-    );
+    assert!(text.contains("checksum c148cd633c4c7267c64ca8762cb3cc2a (ok)"), "{text}");
 }

@@ -46,22 +46,13 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Interfaces> {
     let interface_slot_record_count = b.u32(8, "IFCE interface slot record count")?;
     let interface_slot_count = b.u32(12, "IFCE interface slot count")?;
     let class_type_offset = b.u32(20, "IFCE class type offset")? as usize;
-    let n = b.check_array(
-        class_type_offset,
-        class_type_count,
-        12,
-        "IFCE class types",
-        4,
-    )?;
+    let n = b.check_array(class_type_offset, class_type_count, 12, "IFCE class types", 4)?;
     let mut class_types = Vec::with_capacity(n);
     for i in 0..n {
         let at = class_type_offset + 12 * i;
         let name_offset = b.u32(at, "class type name offset")? as usize;
         let id = b.u16(at + 4, "class type ID")?;
-        class_types.push(ClassType {
-            name: b.cstr(name_offset, "class type name", at)?,
-            id,
-        });
+        class_types.push(ClassType { name: b.cstr(name_offset, "class type name", at)?, id });
     }
     Ok(Interfaces {
         class_instance_count,

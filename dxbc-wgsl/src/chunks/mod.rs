@@ -60,9 +60,7 @@ impl ChunkKind {
     pub fn of(fourcc: &[u8; 4]) -> Self {
         match fourcc {
             b"SHDR" | b"SHEX" => ChunkKind::Program,
-            b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" | b"ISG1" | b"OSG1" | b"PSG1" => {
-                ChunkKind::Signature
-            }
+            b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" | b"ISG1" | b"OSG1" | b"PSG1" => ChunkKind::Signature,
             b"RDEF" => ChunkKind::Reflection,
             b"SFI0" => ChunkKind::FeatureFlags,
             b"STAT" => ChunkKind::Statistics,
@@ -115,27 +113,35 @@ pub(crate) struct ChunkBytes<'a> {
 
 impl<'a> ChunkBytes<'a> {
     pub(crate) fn new(chunk: &Chunk<'a>) -> Self {
-        ChunkBytes {
-            data: chunk.data,
-            base: chunk.offset,
-        }
+        ChunkBytes { data: chunk.data, base: chunk.offset }
     }
 
     fn truncated(&self, what: &'static str, at: usize, needed: usize) -> ReadError {
-        ReadError::Truncated {
-            what,
-            offset: self.base + at,
-            needed,
-            available: self.data.len().saturating_sub(at),
+        if at > self.data.len() {
+            // Report inside the input: the chunk's end, with the offset that was asked for.
+            return self.malformed(
+                what,
+                self.data.len(),
+                format!(
+                    "{needed} bytes wanted at chunk offset {at:#x}, past the end of the {}-byte chunk",
+                    self.data.len()
+                ),
+            );
+        }
+        ReadError::Truncated { what, offset: self.base + at, needed, available: self.data.len() - at }
+    }
+
+    /// Checks an offset read from the field at `field`: it must lie inside the chunk.
+    pub(crate) fn pointer(&self, value: u32, what: &'static str, field: usize) -> ReadResult<usize> {
+        let at = value as usize;
+        if at < self.data.len() {
+            Ok(at)
+        } else {
+            Err(self.malformed(what, field, format!("offset {at:#x} is outside the {}-byte chunk", self.data.len())))
         }
     }
 
-    pub(crate) fn malformed(
-        &self,
-        what: &'static str,
-        at: usize,
-        reason: impl Into<String>,
-    ) -> ReadError {
+    pub(crate) fn malformed(&self, what: &'static str, at: usize, reason: impl Into<String>) -> ReadError {
         ReadError::malformed(what, self.base + at, reason)
     }
 
@@ -159,9 +165,7 @@ impl<'a> ChunkBytes<'a> {
 
     /// `len` bytes at `at`.
     pub(crate) fn slice(&self, at: usize, len: usize, what: &'static str) -> ReadResult<&'a [u8]> {
-        at.checked_add(len)
-            .and_then(|end| self.data.get(at..end))
-            .ok_or_else(|| self.truncated(what, at, len))
+        at.checked_add(len).and_then(|end| self.data.get(at..end)).ok_or_else(|| self.truncated(what, at, len))
     }
 
     /// Checks that `count` records of `stride` bytes fit at `at`, so that a `Vec` of `count`
@@ -175,17 +179,17 @@ impl<'a> ChunkBytes<'a> {
         field: usize,
     ) -> ReadResult<usize> {
         let count = count as usize;
-        let fits = count
-            .checked_mul(stride)
-            .and_then(|n| n.checked_add(at))
-            .is_some_and(|end| end <= self.data.len());
+        let fits = count.checked_mul(stride).and_then(|n| n.checked_add(at)).is_some_and(|end| end <= self.data.len());
         if fits {
             Ok(count)
         } else {
             Err(self.malformed(
                 what,
                 field,
-                format!("{count} records of {stride} bytes at chunk offset {at:#x} do not fit in the {}-byte chunk", self.data.len()),
+                format!(
+                    "{count} records of {stride} bytes at chunk offset {at:#x} do not fit in the {}-byte chunk",
+                    self.data.len()
+                ),
             ))
         }
     }
@@ -193,21 +197,10 @@ impl<'a> ChunkBytes<'a> {
     /// A NUL-terminated string at `at` (bytes that are not UTF-8 are replaced).
     pub(crate) fn cstr(&self, at: usize, what: &'static str, field: usize) -> ReadResult<String> {
         let rest = self.data.get(at..).ok_or_else(|| {
-            self.malformed(
-                what,
-                field,
-                format!(
-                    "string offset {at:#x} is outside the {}-byte chunk",
-                    self.data.len()
-                ),
-            )
+            self.malformed(what, field, format!("string offset {at:#x} is outside the {}-byte chunk", self.data.len()))
         })?;
         let end = rest.iter().position(|&b| b == 0).ok_or_else(|| {
-            self.malformed(
-                what,
-                field,
-                format!("string at chunk offset {at:#x} has no terminating NUL"),
-            )
+            self.malformed(what, field, format!("string at chunk offset {at:#x} has no terminating NUL"))
         })?;
         Ok(String::from_utf8_lossy(&rest[..end]).into_owned())
     }

@@ -58,11 +58,7 @@ pub struct Target {
 
 impl Target {
     fn from_u32(v: u32) -> Self {
-        Target {
-            program_type: (v >> 16) as u16,
-            major: (v >> 8) as u8,
-            minor: v as u8,
-        }
+        Target { program_type: (v >> 16) as u16, major: (v >> 8) as u8, minor: v as u8 }
     }
 
     /// fxc's profile prefix for the program type (`ps`, `vs`, `gs`, `hs`, `ds`, `cs`, `fx`,
@@ -416,10 +412,7 @@ impl InputType {
         match self {
             InputType::Cbuffer => "cb",
             InputType::Sampler => "s",
-            InputType::Tbuffer
-            | InputType::Texture
-            | InputType::Structured
-            | InputType::ByteAddress => "t",
+            InputType::Tbuffer | InputType::Texture | InputType::Structured | InputType::ByteAddress => "t",
             InputType::RtAccelerationStructure => "t",
             InputType::Other(_) => "?",
             _ => "u",
@@ -565,10 +558,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Reflection> {
             return Err(b.malformed(
                 "RDEF header",
                 28,
-                format!(
-                    "SM5 header magic {:#010x} is neither \"RD11\" nor 0x25441313",
-                    h.magic
-                ),
+                format!("SM5 header magic {:#010x} is neither \"RD11\" nor 0x25441313", h.magic),
             ));
         }
         let expected_binding = if h.magic == MAGIC_RD11_51 { 40 } else { 32 };
@@ -581,11 +571,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Reflection> {
         ];
         for (found, want, at, what) in checks {
             if found != want {
-                return Err(b.malformed(
-                    "RDEF header",
-                    at,
-                    format!("{what} record size {found}, expected {want}"),
-                ));
+                return Err(b.malformed("RDEF header", at, format!("{what} record size {found}, expected {want}")));
             }
         }
         Some(h)
@@ -623,27 +609,12 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Reflection> {
             bind_point: w(5, "binding bind point")?,
             bind_count: w(6, "binding bind count")?,
             flags: w(7, "binding flags")?,
-            space: if sm51 {
-                Some(w(8, "binding register space")?)
-            } else {
-                None
-            },
-            id: if sm51 {
-                Some(w(9, "binding range ID")?)
-            } else {
-                None
-            },
+            space: if sm51 { Some(w(8, "binding register space")?) } else { None },
+            id: if sm51 { Some(w(9, "binding range ID")?) } else { None },
         });
     }
 
-    Ok(Reflection {
-        target,
-        compile_flags,
-        creator,
-        sm5_header,
-        constant_buffers,
-        bindings,
-    })
+    Ok(Reflection { target, compile_flags, creator, sm5_header, constant_buffers, bindings })
 }
 
 impl Parser<'_> {
@@ -656,24 +627,12 @@ impl Parser<'_> {
         let flags = b.u32(at + 16, "constant buffer flags")?;
         let kind = CbufferKind::from_raw(b.u32(at + 20, "constant buffer kind")?);
         let name = b.cstr(name_offset, "constant buffer name", at)?;
-        let n = b.check_array(
-            var_offset,
-            var_count,
-            self.var_size,
-            "constant buffer variables",
-            at + 4,
-        )?;
+        let n = b.check_array(var_offset, var_count, self.var_size, "constant buffer variables", at + 4)?;
         let mut variables = Vec::with_capacity(n);
         for i in 0..n {
             variables.push(self.variable(var_offset + self.var_size * i)?);
         }
-        Ok(ConstantBuffer {
-            name,
-            variables,
-            size,
-            flags,
-            kind,
-        })
+        Ok(ConstantBuffer { name, variables, size, flags, kind })
     }
 
     fn variable(&mut self, at: usize) -> ReadResult<Variable> {
@@ -687,57 +646,37 @@ impl Parser<'_> {
         let name = b.cstr(name_offset, "variable name", at)?;
         let ty = self.ty(type_offset, at + 16, 0)?;
         let default_value = if default_offset != 0 {
-            Some(
-                b.slice(default_offset, size as usize, "variable default value")?
-                    .to_vec(),
-            )
+            b.pointer(default_offset as u32, "variable default value offset", at + 20)?;
+            Some(b.slice(default_offset, size as usize, "variable default value")?.to_vec())
         } else {
             None
         };
         let (texture_slots, sampler_slots) = if self.var_size >= 40 {
             (
-                Some((
-                    b.u32(at + 24, "variable start texture")?,
-                    b.u32(at + 28, "variable texture count")?,
-                )),
-                Some((
-                    b.u32(at + 32, "variable start sampler")?,
-                    b.u32(at + 36, "variable sampler count")?,
-                )),
+                Some((b.u32(at + 24, "variable start texture")?, b.u32(at + 28, "variable texture count")?)),
+                Some((b.u32(at + 32, "variable start sampler")?, b.u32(at + 36, "variable sampler count")?)),
             )
         } else {
             (None, None)
         };
-        Ok(Variable {
-            name,
-            offset,
-            size,
-            flags,
-            ty,
-            default_value,
-            texture_slots,
-            sampler_slots,
-        })
+        Ok(Variable { name, offset, size, flags, ty, default_value, texture_slots, sampler_slots })
     }
 
     /// Reads the type at `at`; `field` is the offset of the word that pointed here.
     fn ty(&mut self, at: usize, field: usize, depth: u32) -> ReadResult<Type> {
         let b = self.b;
         if depth > MAX_TYPE_DEPTH {
-            return Err(b.malformed(
-                "RDEF type",
-                field,
-                format!("struct members nested deeper than {MAX_TYPE_DEPTH}"),
-            ));
+            return Err(b.malformed("RDEF type", field, format!("struct members nested deeper than {MAX_TYPE_DEPTH}")));
         }
         if self.types_left == 0 {
             return Err(b.malformed(
                 "RDEF type",
                 field,
-                format!("more than {MAX_TYPES} type descriptions"),
+                "too many type descriptions read (members refer to shared types too often)",
             ));
         }
         self.types_left -= 1;
+        b.pointer(at as u32, "type offset", field)?;
         b.slice(at, self.type_size, "type description")?;
         let class = VariableClass::from_raw(b.u16(at, "type class")?);
         let base = VariableType::from_raw(b.u16(at + 2, "type base")?);
@@ -759,13 +698,7 @@ impl Parser<'_> {
         let members = if member_count == 0 {
             Vec::new()
         } else {
-            let n = b.check_array(
-                member_offset,
-                member_count.into(),
-                self.member_size,
-                "type members",
-                at + 10,
-            )?;
+            let n = b.check_array(member_offset, member_count.into(), self.member_size, "type members", at + 10)?;
             let mut members = Vec::with_capacity(n);
             for i in 0..n {
                 let m = member_offset + self.member_size * i;
@@ -778,14 +711,6 @@ impl Parser<'_> {
             }
             members
         };
-        Ok(Type {
-            class,
-            base,
-            rows,
-            columns,
-            elements,
-            members,
-            name,
-        })
+        Ok(Type { class, base, rows, columns, elements, members, name })
     }
 }

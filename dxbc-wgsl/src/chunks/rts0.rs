@@ -203,11 +203,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
     let b = ChunkBytes::new(chunk);
     let version = Version::from_raw(b.u32(0, "root signature version")?);
     if let Version::Other(v) = version {
-        return Err(b.malformed(
-            "root signature",
-            0,
-            format!("version {v} is not 1 (1.0), 2 (1.1) or 3 (1.2)"),
-        ));
+        return Err(b.malformed("root signature", 0, format!("version {v} is not 1 (1.0), 2 (1.1) or 3 (1.2)")));
     }
     let v11 = version != Version::V1_0;
     let param_count = b.u32(4, "root parameter count")?;
@@ -222,16 +218,13 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
         let at = param_offset + 12 * i;
         let ty = b.u32(at, "root parameter type")?;
         let visibility = Visibility::from_raw(b.u32(at + 4, "root parameter visibility")?);
-        let payload = b.u32(at + 8, "root parameter payload offset")? as usize;
+        let payload = b.u32(at + 8, "root parameter payload offset")?;
+        let payload = b.pointer(payload, "root parameter payload offset", at + 8)?;
         let descriptor = || -> ReadResult<RootDescriptor> {
             Ok(RootDescriptor {
                 register: b.u32(payload, "root descriptor register")?,
                 space: b.u32(payload + 4, "root descriptor space")?,
-                flags: if v11 {
-                    Some(b.u32(payload + 8, "root descriptor flags")?)
-                } else {
-                    None
-                },
+                flags: if v11 { Some(b.u32(payload + 8, "root descriptor flags")?) } else { None },
             })
         };
         let kind = match ty {
@@ -249,11 +242,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
                         count: w(1, "descriptor count")?,
                         base_register: w(2, "descriptor range base register")?,
                         space: w(3, "descriptor range space")?,
-                        flags: if v11 {
-                            Some(w(4, "descriptor range flags")?)
-                        } else {
-                            None
-                        },
+                        flags: if v11 { Some(w(4, "descriptor range flags")?) } else { None },
                         offset: w(if v11 { 5 } else { 4 }, "descriptor range table offset")?,
                     });
                 }
@@ -267,13 +256,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
             2 => RootParameterKind::Cbv(descriptor()?),
             3 => RootParameterKind::Srv(descriptor()?),
             4 => RootParameterKind::Uav(descriptor()?),
-            t => {
-                return Err(b.malformed(
-                    "root parameter",
-                    at,
-                    format!("parameter type {t} is not 0-4"),
-                ))
-            }
+            t => return Err(b.malformed("root parameter", at, format!("parameter type {t} is not 0-4"))),
         };
         parameters.push(RootParameter { visibility, kind });
     }
@@ -286,11 +269,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
         let w = |j: usize, what| b.u32(at + 4 * j, what);
         static_samplers.push(StaticSampler {
             filter: w(0, "sampler filter")?,
-            address: [
-                w(1, "sampler address U")?,
-                w(2, "sampler address V")?,
-                w(3, "sampler address W")?,
-            ],
+            address: [w(1, "sampler address U")?, w(2, "sampler address V")?, w(3, "sampler address W")?],
             mip_lod_bias: b.f32(at + 16, "sampler mip LOD bias")?,
             max_anisotropy: w(5, "sampler max anisotropy")?,
             comparison: w(6, "sampler comparison")?,
@@ -300,17 +279,8 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
             register: w(10, "sampler register")?,
             space: w(11, "sampler space")?,
             visibility: Visibility::from_raw(w(12, "sampler visibility")?),
-            flags: if stride == 56 {
-                Some(w(13, "sampler flags")?)
-            } else {
-                None
-            },
+            flags: if stride == 56 { Some(w(13, "sampler flags")?) } else { None },
         });
     }
-    Ok(RootSignature {
-        version,
-        flags,
-        parameters,
-        static_samplers,
-    })
+    Ok(RootSignature { version, flags, parameters, static_samplers })
 }

@@ -20,10 +20,7 @@ pub const FLAG_NAMES: [(u64, &str); 24] = [
     (0x400, "InnerCoverage"),
     (0x800, "TypedUAVLoadAdditionalFormats"),
     (0x1000, "ROVs"),
-    (
-        0x2000,
-        "ViewportAndRTArrayIndexFromAnyShaderFeedingRasterizer",
-    ),
+    (0x2000, "ViewportAndRTArrayIndexFromAnyShaderFeedingRasterizer"),
     (0x4000, "WaveOps"),
     (0x8000, "Int64Ops"),
     (0x10000, "ViewID"),
@@ -65,10 +62,6 @@ impl FeatureFlags {
 pub fn parse(chunk: &Chunk<'_>) -> ReadResult<FeatureFlags> {
     let b = ChunkBytes::new(chunk);
     let low = b.u32(0, "feature flags")? as u64;
-    let high = if chunk.data.len() >= 8 {
-        b.u32(4, "feature flags (high word)")? as u64
-    } else {
-        0
-    };
+    let high = if chunk.data.len() >= 8 { b.u32(4, "feature flags (high word)")? as u64 } else { 0 };
     Ok(FeatureFlags(low | (high << 32)))
 }

@@ -82,17 +82,9 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Signature> {
     let d = chunk.data;
     let base = chunk.offset;
     let err = |e: ReadError| match e {
-        ReadError::Truncated {
-            what,
-            offset,
-            needed,
-            available,
-        } => ReadError::Truncated {
-            what,
-            offset: offset + base,
-            needed,
-            available,
-        },
+        ReadError::Truncated { what, offset, needed, available } => {
+            ReadError::Truncated { what, offset: offset + base, needed, available }
+        }
         other => other,
     };
     let count = read_u32(d, 0, "signature element count").map_err(err)? as usize;
@@ -101,10 +93,7 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Signature> {
         return Err(ReadError::malformed(
             "signature",
             base,
-            format!(
-                "{count} elements of {stride} bytes do not fit in a {}-byte chunk",
-                d.len()
-            ),
+            format!("{count} elements of {stride} bytes do not fit in a {}-byte chunk", d.len()),
         ));
     }
     let mut elements = Vec::with_capacity(count);
@@ -120,15 +109,10 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Signature> {
         let name_off = read_u32(d, at, "semantic name offset").map_err(err)? as usize;
         let semantic_index = read_u32(d, at + 4, "semantic index").map_err(err)?;
         let system_value = read_u32(d, at + 8, "system value").map_err(err)?;
-        let component_type =
-            ComponentType::from_u32(read_u32(d, at + 12, "component type").map_err(err)?);
+        let component_type = ComponentType::from_u32(read_u32(d, at + 12, "component type").map_err(err)?);
         let register = read_u32(d, at + 16, "register").map_err(err)?;
         let masks = read_u32(d, at + 20, "masks").map_err(err)?;
-        let min_precision = if has_precision {
-            read_u32(d, at + 24, "minimum precision").map_err(err)?
-        } else {
-            0
-        };
+        let min_precision = if has_precision { read_u32(d, at + 24, "minimum precision").map_err(err)? } else { 0 };
         let semantic_name = read_cstr(d, name_off).ok_or_else(|| {
             ReadError::malformed(
                 "semantic name",

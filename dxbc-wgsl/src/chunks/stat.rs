@@ -75,11 +75,7 @@ impl Statistics {
     }
     /// The named counters present, with their values.
     pub fn named(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
-        self.counters
-            .iter()
-            .zip(COUNTER_NAMES)
-            .filter(|(_, n)| !n.is_empty())
-            .map(|(&v, n)| (n, v))
+        self.counters.iter().zip(COUNTER_NAMES).filter(|(_, n)| !n.is_empty()).map(|(&v, n)| (n, v))
     }
 }
 
@@ -90,16 +86,8 @@ impl Statistics {
 pub fn parse(chunk: &Chunk<'_>) -> ReadResult<Statistics> {
     let b = ChunkBytes::new(chunk);
     if !chunk.data.len().is_multiple_of(4) {
-        return Err(b.malformed(
-            "STAT chunk",
-            0,
-            format!("size {} is not a multiple of 4", chunk.data.len()),
-        ));
+        return Err(b.malformed("STAT chunk", 0, format!("size {} is not a multiple of 4", chunk.data.len())));
     }
-    let counters = chunk
-        .data
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let counters = chunk.data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     Ok(Statistics { counters })
 }
