@@ -4,17 +4,65 @@ fn main() {
     let (mut q, mut u, mut f) = (0, 0, 0);
     let mut reasons = std::collections::BTreeMap::<String, usize>::new();
     while let Some(p) = stack.pop() {
-        if p.is_dir() { for e in std::fs::read_dir(&p).unwrap() { stack.push(e.unwrap().path()); } continue; }
-        if p.extension().and_then(|e| e.to_str()) != Some("dxbc") { continue; }
+        if p.is_dir() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+            continue;
+        }
+        if p.extension().and_then(|e| e.to_str()) != Some("dxbc") {
+            continue;
+        }
         let b = std::fs::read(&p).unwrap();
         let Ok(sh) = dxbc_wgsl::Shader::parse(&b, &Default::default()) else { continue };
         let _ = sh;
         match dxbc_wgsl::translate(&b, &Default::default()) {
-            Ok(t) => { q += 1; if verbose { println!("{}", t.wgsl); } }
-            Err(dxbc_wgsl::TranslateError::Unsupported(r)) => { u += 1; *reasons.entry(format!("{} {}", r.reason, r.detail.chars().take(60).collect::<String>())).or_default() += 1; if verbose { println!("{r}"); } }
-            Err(e) => { f += 1; println!("FAILED {}: {e}", p.display()); }
+            Ok(t) => {
+                q += 1;
+                if verbose {
+                    println!("{}", t.wgsl);
+                }
+                if let Ok(d) = std::env::var("DUMP") {
+                    let id = p.display().to_string();
+                    println!("{}", serde_json_line(&id, &t.wgsl));
+                    let _ = d;
+                }
+            }
+            Err(dxbc_wgsl::TranslateError::Unsupported(r)) => {
+                u += 1;
+                *reasons
+                    .entry(format!("{} {}", r.reason, r.detail.chars().take(60).collect::<String>()))
+                    .or_default() += 1;
+                if verbose {
+                    println!("{r}");
+                }
+            }
+            Err(e) => {
+                f += 1;
+                println!("FAILED {}: {e}", p.display());
+            }
         }
     }
-    for (r, n) in &reasons { println!("{n:5} {r}"); }
+    for (r, n) in &reasons {
+        println!("{n:5} {r}");
+    }
     println!("qualified: {q}, unsupported: {u}, failed: {f}");
+}
+
+fn serde_json_line(id: &str, code: &str) -> String {
+    fn esc(s: &str) -> String {
+        let mut o = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => o.push_str("\\\""),
+                '\\' => o.push_str("\\\\"),
+                '\n' => o.push_str("\\n"),
+                c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                c => o.push(c),
+            }
+        }
+        o.push('"');
+        o
+    }
+    format!("JSON{{\"id\":{},\"code\":{}}}", esc(id), esc(code))
 }

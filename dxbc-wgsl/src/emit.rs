@@ -11,11 +11,13 @@ use naga::valid::{Capabilities, ValidationFlags, Validator};
 /// [`TranslateError::Internal`] when naga rejects the module (a translator bug).
 pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
     // What WebGPU's core feature set provides.
-    let caps = Capabilities::CUBE_ARRAY_TEXTURES | Capabilities::MULTISAMPLED_SHADING | Capabilities::SHADER_FLOAT16_IN_FLOAT32;
+    let caps = Capabilities::CUBE_ARRAY_TEXTURES
+        | Capabilities::MULTISAMPLED_SHADING
+        | Capabilities::SHADER_FLOAT16_IN_FLOAT32;
     let mut validator = Validator::new(ValidationFlags::all(), caps);
-    let info = validator
-        .validate(&l.module)
-        .map_err(|e| TranslateError::Internal(format!("naga rejected the generated module: {}", e.emit_to_string(""))))?;
+    let info = validator.validate(&l.module).map_err(|e| {
+        TranslateError::Internal(format!("naga rejected the generated module: {}", e.emit_to_string("")))
+    })?;
     let body = naga::back::wgsl::write_string(&l.module, &info, naga::back::wgsl::WriterFlags::empty())
         .map_err(|e| TranslateError::Internal(format!("WGSL writer: {e}")))?;
     let mut wgsl = String::with_capacity(body.len() + 256);

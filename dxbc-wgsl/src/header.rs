@@ -73,7 +73,11 @@ pub fn parse_header(text: &str) -> ReadResult<Vec<HeaderBlob>> {
                 Ok(b) => data.push(b),
                 Err(_) => {
                     let (line, column) = line_col(item_at);
-                    return Err(ReadError::Header { line, column, reason: format!("`{t}` in array `{symbol}` is not a byte value") });
+                    return Err(ReadError::Header {
+                        line,
+                        column,
+                        reason: format!("`{t}` in array `{symbol}` is not a byte value"),
+                    });
                 }
             }
         }
@@ -102,7 +106,11 @@ pub fn select(blobs: Vec<HeaderBlob>, symbol: Option<&str>) -> ReadResult<Header
             } else if blobs.is_empty() {
                 Err(ReadError::Header { line: 1, column: 1, reason: "no `BYTE name[] = {...}` array found".into() })
             } else {
-                Err(ReadError::Header { line: 1, column: 1, reason: format!("several arrays ({}); choose one by symbol", names.join(", ")) })
+                Err(ReadError::Header {
+                    line: 1,
+                    column: 1,
+                    reason: format!("several arrays ({}); choose one by symbol", names.join(", ")),
+                })
             }
         }
     }

@@ -1,13 +1,20 @@
 //! Decoded program → IR: declarations gathered, control flow nested.
 
-use super::{Block, Case, CbDecl, IndexableTemp, Interpolation, IoDecl, Module, Node, ResourceDecl, ResourceShape, SamplerDecl};
+use super::{
+    Block, Case, CbDecl, IndexableTemp, Interpolation, IoDecl, Module, Node, ResourceDecl, ResourceShape, SamplerDecl,
+};
 use crate::refusal::{Refusal, RefusalReason, TranslateError};
 use crate::shader::Shader;
 use crate::sm4::{Index, Instruction, Opcode, OperandType, ShaderStage};
 use crate::TranslateOptions;
 
 /// A refusal at an instruction.
-pub(crate) fn refuse(reason: RefusalReason, index: usize, ins: &Instruction, detail: impl Into<String>) -> TranslateError {
+pub(crate) fn refuse(
+    reason: RefusalReason,
+    index: usize,
+    ins: &Instruction,
+    detail: impl Into<String>,
+) -> TranslateError {
     TranslateError::Unsupported(Refusal {
         reason,
         instruction: Some(index),
@@ -61,7 +68,9 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         Switch { at: usize, cases: Vec<Case>, open: Option<Case> },
     }
     let mut stack: Vec<(Scope, Block)> = vec![(Scope::Root, Vec::new())];
-    let unstructured = |i: usize, ins: &Instruction, what: &str| refuse(RefusalReason::UnstructuredControlFlow, i, ins, what.to_string());
+    let unstructured = |i: usize, ins: &Instruction, what: &str| {
+        refuse(RefusalReason::UnstructuredControlFlow, i, ins, what.to_string())
+    };
 
     for (i, ins) in program.instructions.iter().enumerate() {
         let op = ins.opcode;
@@ -133,21 +142,34 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 }
                 _ => return Err(unstructured(i, ins, "`endswitch` without `switch`")),
             },
-            Opcode::BREAK | Opcode::BREAKC | Opcode::CONTINUE | Opcode::CONTINUEC | Opcode::RET | Opcode::RETC | Opcode::DISCARD => {
+            Opcode::BREAK
+            | Opcode::BREAKC
+            | Opcode::CONTINUE
+            | Opcode::CONTINUEC
+            | Opcode::RET
+            | Opcode::RETC
+            | Opcode::DISCARD => {
                 let in_loop = stack.iter().any(|(s, _)| matches!(s, Scope::Loop { .. }));
                 let in_switch = stack.iter().any(|(s, _)| matches!(s, Scope::Switch { .. }));
                 match op {
                     Opcode::BREAK | Opcode::BREAKC if !in_loop && !in_switch => {
                         return Err(unstructured(i, ins, "`break` outside a loop or switch"))
                     }
-                    Opcode::CONTINUE | Opcode::CONTINUEC if !in_loop => return Err(unstructured(i, ins, "`continue` outside a loop")),
+                    Opcode::CONTINUE | Opcode::CONTINUEC if !in_loop => {
+                        return Err(unstructured(i, ins, "`continue` outside a loop"))
+                    }
                     _ => {}
                 }
                 stack.last_mut().expect("root").1.push(Node::Jump(i))
             }
             Opcode::NOP => {}
             Opcode::LABEL | Opcode::CALL | Opcode::CALLC | Opcode::INTERFACE_CALL => {
-                return Err(refuse(RefusalReason::Interfaces, i, ins, "subroutines (`label`/`call`/`fcall`) are not translated"))
+                return Err(refuse(
+                    RefusalReason::Interfaces,
+                    i,
+                    ins,
+                    "subroutines (`label`/`call`/`fcall`) are not translated",
+                ))
             }
             Opcode::HS_DECLS | Opcode::HS_CONTROL_POINT_PHASE | Opcode::HS_FORK_PHASE | Opcode::HS_JOIN_PHASE => {
                 return Err(refuse(RefusalReason::StageUnsupported, i, ins, "hull-shader phase"))
@@ -200,10 +222,17 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             // 6 enable11_1DoubleExtensions, 7 enable11_1ShaderExtensions.
         }
         Opcode::DCL_TEMPS => m.temps = ins.values[0],
-        Opcode::DCL_INDEXABLE_TEMP => {
-            m.indexable_temps.push(IndexableTemp { register: ins.values[0], size: ins.values[1], components: ins.values[2] })
-        }
-        Opcode::DCL_INPUT | Opcode::DCL_INPUT_SGV | Opcode::DCL_INPUT_SIV | Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SGV | Opcode::DCL_INPUT_PS_SIV => {
+        Opcode::DCL_INDEXABLE_TEMP => m.indexable_temps.push(IndexableTemp {
+            register: ins.values[0],
+            size: ins.values[1],
+            components: ins.values[2],
+        }),
+        Opcode::DCL_INPUT
+        | Opcode::DCL_INPUT_SGV
+        | Opcode::DCL_INPUT_SIV
+        | Opcode::DCL_INPUT_PS
+        | Opcode::DCL_INPUT_PS_SGV
+        | Opcode::DCL_INPUT_PS_SIV => {
             let operand = ins.operands[0].clone();
             let interpolation = if matches!(op, Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SIV) {
                 Interpolation::from_u32(ins.control & 0xf).ok_or_else(|| unsupported("interpolation mode"))?
@@ -236,7 +265,12 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 let (id, slot, space) = slot_and_space(m, ins, 1);
                 let upper = o.indices.get(2).map(Index::imm).unwrap_or(slot);
                 if upper != slot {
-                    return Err(refuse(RefusalReason::ResourceUnsupported, i, ins, "constant-buffer arrays (register ranges)"));
+                    return Err(refuse(
+                        RefusalReason::ResourceUnsupported,
+                        i,
+                        ins,
+                        "constant-buffer arrays (register ranges)",
+                    ));
                 }
                 (id, slot, space, ins.values.first().copied().unwrap_or(0))
             } else {
@@ -267,7 +301,15 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         Opcode::DCL_RESOURCE_RAW | Opcode::DCL_UAV_RAW => {
             let (id, slot, space) = slot_and_space(m, ins, 0);
             check_range(m, i, ins)?;
-            m.resources.push(ResourceDecl { at: i, id, slot, space, shape: ResourceShape::Raw, uav: op == Opcode::DCL_UAV_RAW, flags: ins.control >> 5 });
+            m.resources.push(ResourceDecl {
+                at: i,
+                id,
+                slot,
+                space,
+                shape: ResourceShape::Raw,
+                uav: op == Opcode::DCL_UAV_RAW,
+                flags: ins.control >> 5,
+            });
         }
         Opcode::DCL_RESOURCE_STRUCTURED | Opcode::DCL_UAV_STRUCTURED => {
             let (id, slot, space) = slot_and_space(m, ins, 1);

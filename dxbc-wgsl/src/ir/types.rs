@@ -101,7 +101,8 @@ pub fn infer_storage(m: &Module<'_>) -> StorageMap {
     let mut ops = Vec::new();
     collect(&m.body, &mut ops);
     let return_storage = |op: &Operand| -> Option<Storage> {
-        let d = m.resources.iter().find(|r| r.id == op.reg() && (op.ty == OperandType::UnorderedAccessView) == r.uav)?;
+        let d =
+            m.resources.iter().find(|r| r.id == op.reg() && (op.ty == OperandType::UnorderedAccessView) == r.uav)?;
         match d.shape {
             ResourceShape::Typed { ret, .. } => match ret[0] {
                 3 => Some(Storage::I32),
@@ -188,7 +189,10 @@ pub fn infer_storage(m: &Module<'_>) -> StorageMap {
                         'x' => {}
                         _ => v.read_other += 1,
                     }
-                    if matches!(o.ty, OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer) && c != 'f' && c != 'x' {
+                    if matches!(o.ty, OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer)
+                        && c != 'f'
+                        && c != 'x'
+                    {
                         v.u += 1;
                     }
                 }
@@ -207,7 +211,8 @@ pub fn infer_storage(m: &Module<'_>) -> StorageMap {
             }
         }
         let temps: Vec<Option<Storage>> = temp_votes.iter().map(Votes::decide).collect();
-        let indexable: HashMap<u32, Storage> = x_votes.iter().map(|(k, v)| (*k, v.decide().unwrap_or(Storage::U32))).collect();
+        let indexable: HashMap<u32, Storage> =
+            x_votes.iter().map(|(k, v)| (*k, v.decide().unwrap_or(Storage::U32))).collect();
         let cbuffers: HashMap<u32, Storage> = cb_votes
             .iter()
             .map(|(k, v)| (*k, if v.u == 0 && v.read_other == 0 { Storage::F32 } else { Storage::U32 }))

@@ -12,6 +12,8 @@ pub struct FnBuilder {
     pub f: Function,
     blocks: Vec<Block>,
     emit: Option<(Handle<Expression>, Handle<Expression>)>,
+    /// Private globals holding non-finite float bits (created by the module owner).
+    pub nonfinite_globals: Vec<(u32, Handle<naga::GlobalVariable>)>,
 }
 
 const SW: [SwizzleComponent; 4] = [SwizzleComponent::X, SwizzleComponent::Y, SwizzleComponent::Z, SwizzleComponent::W];
@@ -47,12 +49,16 @@ impl FnBuilder {
             f: Function { name: Some(name.to_string()), ..Default::default() },
             blocks: vec![Block::new()],
             emit: None,
+            nonfinite_globals: Vec::new(),
         }
     }
 
     fn flush(&mut self) {
         if let Some((first, last)) = self.emit.take() {
-            self.blocks.last_mut().expect("block").push(Statement::Emit(Range::new_from_bounds(first, last)), Span::UNDEFINED);
+            self.blocks
+                .last_mut()
+                .expect("block")
+                .push(Statement::Emit(Range::new_from_bounds(first, last)), Span::UNDEFINED);
         }
     }
 
@@ -98,6 +104,16 @@ impl FnBuilder {
 
     // ---- small helpers ----
 
+    /// The bits of a non-finite float as a runtime `u32` (a load from a private global).
+    fn nonfinite(&mut self, bits: u32) -> Handle<Expression> {
+        if let Some(&(_, g)) = self.nonfinite_globals.iter().find(|(b, _)| *b == bits) {
+            let p = self.expr(Expression::GlobalVariable(g));
+            return self.load(p);
+        }
+        // The owner declares a global for every non-finite immediate of the program up front.
+        self.u32(bits)
+    }
+
     /// `u32` literal.
     pub fn u32(&mut self, v: u32) -> Handle<Expression> {
         self.expr(Expression::Literal(Literal::U32(v)))
@@ -110,15 +126,21 @@ impl FnBuilder {
     pub fn f32(&mut self, v: f32) -> Handle<Expression> {
         self.expr(Expression::Literal(Literal::F32(v)))
     }
-    /// Literal of a kind from raw bits. Non-finite floats are written as `bitcast<f32>(bits)`.
+    /// Literal of a kind from raw bits. Denormal floats are written as `bitcast<f32>(bits)`;
+    /// infinities and NaNs must not be constant expressions in WGSL (their evaluation is a
+    /// shader-creation error), so they are read through `nonfinite` — a module-scope
+    /// `var<private>` holding the bits — which the caller supplies for them.
     pub fn lit_bits(&mut self, kind: ScalarKind, bits: u32) -> Handle<Expression> {
         match kind {
             ScalarKind::Float => {
                 let v = f32::from_bits(bits);
                 if v.is_finite() && (v == 0.0 || v.is_normal()) {
                     self.f32(v)
-                } else {
+                } else if v.is_finite() {
                     let u = self.u32(bits);
+                    self.expr(Expression::As { expr: u, kind: ScalarKind::Float, convert: None })
+                } else {
+                    let u = self.nonfinite(bits);
                     self.expr(Expression::As { expr: u, kind: ScalarKind::Float, convert: None })
                 }
             }
@@ -173,7 +195,12 @@ impl FnBuilder {
         })
     }
     /// `select(reject, accept, cond)`.
-    pub fn select(&mut self, cond: Handle<Expression>, accept: Handle<Expression>, reject: Handle<Expression>) -> Handle<Expression> {
+    pub fn select(
+        &mut self,
+        cond: Handle<Expression>,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+    ) -> Handle<Expression> {
         self.expr(Expression::Select { condition: cond, accept, reject })
     }
     /// Vector constructor.

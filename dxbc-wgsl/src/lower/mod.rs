@@ -197,6 +197,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         cf_depth_exit: false,
         uniformity_note: None,
     };
+    cx.declare_nonfinite();
     cx.declare_resources(options)?;
     let (inputs, outputs) = cx.declare_io()?;
     cx.declare_temps();
@@ -238,7 +239,13 @@ impl Cx<'_, '_> {
         ty_vec(&mut self.module.types, kind, n)
     }
 
-    fn global(&mut self, name: String, space: AddressSpace, ty: Handle<Type>, group_binding: Option<(u32, u32)>) -> Handle<Expression> {
+    fn global(
+        &mut self,
+        name: String,
+        space: AddressSpace,
+        ty: Handle<Type>,
+        group_binding: Option<(u32, u32)>,
+    ) -> Handle<Expression> {
         let gv = self.module.global_variables.append(
             GlobalVariable {
                 name: Some(name),
@@ -253,14 +260,27 @@ impl Cx<'_, '_> {
         self.b.expr(Expression::GlobalVariable(gv))
     }
 
-    fn bind(&mut self, at: usize, class: BindingClass, slot: u32, space: u32, kind: ResourceKind, name: &str) -> Result<(u32, u32), TranslateError> {
+    fn bind(
+        &mut self,
+        at: usize,
+        class: BindingClass,
+        slot: u32,
+        space: u32,
+        kind: ResourceKind,
+        name: &str,
+    ) -> Result<(u32, u32), TranslateError> {
         let register = BindingSlot { class, slot, space };
         let (group, binding) = bindings::plan(self.m.version.stage, register).ok_or_else(|| {
             refuse_decl(
                 self.m,
                 at,
                 RefusalReason::BindingOutOfRange,
-                format!("{}{slot} space {space} is outside the binding plan ({} slots per class, spaces 0-{})", class.letter(), class.slots(), bindings::MAX_SPACE),
+                format!(
+                    "{}{slot} space {space} is outside the binding plan ({} slots per class, spaces 0-{})",
+                    class.letter(),
+                    class.slots(),
+                    bindings::MAX_SPACE
+                ),
             )
         })?;
         self.bindings.push(ResourceBinding { register, group, binding, kind, name: name.to_string() });
@@ -273,10 +293,8 @@ impl Cx<'_, '_> {
         let mut cmp_samplers = Vec::new();
         let mut plain_samplers = Vec::new();
         for ins in &self.m.program.instructions {
-            let is_cmp = matches!(
-                ins.opcode,
-                Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ | Opcode::GATHER4_C | Opcode::GATHER4_PO_C
-            );
+            let is_cmp =
+                matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ | Opcode::GATHER4_C | Opcode::GATHER4_PO_C);
             let Some(info) = ins.opcode.info() else { continue };
             let letters: Vec<char> = info.dst.chars().chain(info.src.chars()).collect();
             for (k, o) in ins.operands.iter().enumerate() {
@@ -304,22 +322,50 @@ impl Cx<'_, '_> {
             let st = self.storage.cbuffers.get(&cb.id).copied().unwrap_or(Storage::F32);
             let size = cb.size.max(1);
             if size > 4096 {
-                return Err(refuse_decl(m, cb.at, RefusalReason::ResourceUnsupported, format!("constant buffer of {size} registers exceeds D3D's 4096")));
+                return Err(refuse_decl(
+                    m,
+                    cb.at,
+                    RefusalReason::ResourceUnsupported,
+                    format!("constant buffer of {size} registers exceeds D3D's 4096"),
+                ));
             }
             let v4 = self.ty(st.kind(), 4);
             let len = naga::ArraySize::Constant(std::num::NonZeroU32::new(size).expect("non-zero"));
-            let arr = self.module.types.insert(Type { name: None, inner: TypeInner::Array { base: v4, size: len, stride: 16 } }, Span::UNDEFINED);
+            let arr = self.module.types.insert(
+                Type { name: None, inner: TypeInner::Array { base: v4, size: len, stride: 16 } },
+                Span::UNDEFINED,
+            );
             let name = format!("cb{}", cb.id);
-            let gb = self.bind(cb.at, BindingClass::ConstantBuffer, cb.slot, cb.space, ResourceKind::UniformBuffer { size_bytes: size * 16 }, &name)?;
+            let gb = self.bind(
+                cb.at,
+                BindingClass::ConstantBuffer,
+                cb.slot,
+                cb.space,
+                ResourceKind::UniformBuffer { size_bytes: size * 16 },
+                &name,
+            )?;
             let e = self.global(name, AddressSpace::Uniform, arr, Some(gb));
             self.cbuffers.insert(cb.id, (e, size, st));
         }
         if let Some(icb) = &m.icb {
             let st = self.storage.icb.unwrap_or(Storage::U32);
+            // Constant infinities/NaNs are shader-creation errors in WGSL: keep such a table as bits.
+            let st = if st == Storage::F32 && icb.iter().flatten().any(|w| (w >> 23) & 0xff == 0xff) {
+                Storage::U32
+            } else {
+                st
+            };
             let v4 = self.ty(st.kind(), 4);
             let n = icb.len().max(1) as u32;
             let arr = self.module.types.insert(
-                Type { name: None, inner: TypeInner::Array { base: v4, size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")), stride: 16 } },
+                Type {
+                    name: None,
+                    inner: TypeInner::Array {
+                        base: v4,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")),
+                        stride: 16,
+                    },
+                },
                 Span::UNDEFINED,
             );
             // A module-scope constant array.
@@ -334,13 +380,23 @@ impl Cx<'_, '_> {
                     };
                     comps.push(self.module.global_expressions.append(Expression::Literal(lit), Span::UNDEFINED));
                 }
-                rows.push(self.module.global_expressions.append(Expression::Compose { ty: v4, components: comps }, Span::UNDEFINED));
+                rows.push(
+                    self.module
+                        .global_expressions
+                        .append(Expression::Compose { ty: v4, components: comps }, Span::UNDEFINED),
+                );
             }
             if rows.is_empty() {
                 rows.push(self.module.global_expressions.append(Expression::ZeroValue(v4), Span::UNDEFINED));
             }
-            let init = self.module.global_expressions.append(Expression::Compose { ty: arr, components: rows }, Span::UNDEFINED);
-            let c = self.module.constants.append(naga::Constant { name: Some("icb".into()), ty: arr, init }, Span::UNDEFINED);
+            let init = self
+                .module
+                .global_expressions
+                .append(Expression::Compose { ty: arr, components: rows }, Span::UNDEFINED);
+            let c = self
+                .module
+                .constants
+                .append(naga::Constant { name: Some("icb".into()), ty: arr, init }, Span::UNDEFINED);
             let e = self.b.expr(Expression::Constant(c));
             self.icb = Some((e, n, st));
         }
@@ -351,12 +407,21 @@ impl Cx<'_, '_> {
             let uses_cmp = cmp_samplers.contains(&s.id);
             let uses_plain = plain_samplers.contains(&s.id);
             if uses_cmp && uses_plain {
-                return Err(refuse_decl(m, s.at, RefusalReason::WebGpuLimitation, format!("s{} is used for both comparison and ordinary sampling; WebGPU sampler types differ", s.id)));
+                return Err(refuse_decl(
+                    m,
+                    s.at,
+                    RefusalReason::WebGpuLimitation,
+                    format!("s{} is used for both comparison and ordinary sampling; WebGPU sampler types differ", s.id),
+                ));
             }
             let comparison = uses_cmp || (s.mode == 1 && !uses_plain);
-            let ty = self.module.types.insert(Type { name: None, inner: TypeInner::Sampler { comparison } }, Span::UNDEFINED);
+            let ty = self
+                .module
+                .types
+                .insert(Type { name: None, inner: TypeInner::Sampler { comparison } }, Span::UNDEFINED);
             let name = format!("s{}", s.id);
-            let gb = self.bind(s.at, BindingClass::Sampler, s.slot, s.space, ResourceKind::Sampler { comparison }, &name)?;
+            let gb =
+                self.bind(s.at, BindingClass::Sampler, s.slot, s.space, ResourceKind::Sampler { comparison }, &name)?;
             let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
             self.samplers.insert((s.id, comparison), e);
         }
@@ -364,10 +429,20 @@ impl Cx<'_, '_> {
         resources.sort_by_key(|r| (r.uav, r.space, r.slot));
         for r in &resources {
             if r.uav {
-                return Err(refuse_decl(m, r.at, RefusalReason::ResourceUnsupported, "unordered access views are not translated yet"));
+                return Err(refuse_decl(
+                    m,
+                    r.at,
+                    RefusalReason::ResourceUnsupported,
+                    "unordered access views are not translated yet",
+                ));
             }
             let ResourceShape::Typed { dim, ret, .. } = r.shape else {
-                return Err(refuse_decl(m, r.at, RefusalReason::ResourceUnsupported, "raw and structured buffer SRVs are not translated yet"));
+                return Err(refuse_decl(
+                    m,
+                    r.at,
+                    RefusalReason::ResourceUnsupported,
+                    "raw and structured buffer SRVs are not translated yet",
+                ));
             };
             let (idim, arrayed, multi, coords) = match dim {
                 2 => (ImageDimension::D1, false, false, 1),
@@ -380,10 +455,29 @@ impl Cx<'_, '_> {
                 10 => (ImageDimension::Cube, true, false, 3),
                 1 => {
                     let _ = &options.typed_buffer_formats;
-                    return Err(refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV t{}: its view format is not in the bytecode", r.id)));
+                    return Err(refuse_decl(
+                        m,
+                        r.at,
+                        RefusalReason::TypedBufferFormatUnknown,
+                        format!("typed Buffer SRV t{}: its view format is not in the bytecode", r.id),
+                    ));
                 }
-                9 => return Err(refuse_decl(m, r.at, RefusalReason::WebGpuLimitation, "multisampled 2D texture arrays: WebGPU has none")),
-                other => return Err(refuse_decl(m, r.at, RefusalReason::ResourceUnsupported, format!("resource dimension {other}"))),
+                9 => {
+                    return Err(refuse_decl(
+                        m,
+                        r.at,
+                        RefusalReason::WebGpuLimitation,
+                        "multisampled 2D texture arrays: WebGPU has none",
+                    ))
+                }
+                other => {
+                    return Err(refuse_decl(
+                        m,
+                        r.at,
+                        RefusalReason::ResourceUnsupported,
+                        format!("resource dimension {other}"),
+                    ))
+                }
             };
             let kind = match ret[0] {
                 3 => ScalarKind::Sint,
@@ -392,15 +486,20 @@ impl Cx<'_, '_> {
                 _ => ScalarKind::Float,
             };
             let depth = cmp_tex.contains(&r.id);
-            if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3 || idim == ImageDimension::D1) {
-                return Err(refuse_decl(m, r.at, RefusalReason::WebGpuLimitation, "comparison sampling of a texture WebGPU has no depth form of"));
+            if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3 || idim == ImageDimension::D1)
+            {
+                return Err(refuse_decl(
+                    m,
+                    r.at,
+                    RefusalReason::WebGpuLimitation,
+                    "comparison sampling of a texture WebGPU has no depth form of",
+                ));
             }
-            let class = if depth {
-                ImageClass::Depth { multi }
-            } else {
-                ImageClass::Sampled { kind, multi }
-            };
-            let ty = self.module.types.insert(Type { name: None, inner: TypeInner::Image { dim: idim, arrayed, class } }, Span::UNDEFINED);
+            let class = if depth { ImageClass::Depth { multi } } else { ImageClass::Sampled { kind, multi } };
+            let ty = self
+                .module
+                .types
+                .insert(Type { name: None, inner: TypeInner::Image { dim: idim, arrayed, class } }, Span::UNDEFINED);
             let dim_name = match (idim, arrayed) {
                 (ImageDimension::D1, _) => "1d",
                 (ImageDimension::D2, false) => "2d",
@@ -417,11 +516,53 @@ impl Cx<'_, '_> {
                 _ => TextureSample::Float,
             };
             let name = format!("t{}", r.id);
-            let gb = self.bind(r.at, BindingClass::ShaderResource, r.slot, r.space, ResourceKind::Texture { dimension: dim_name, sample, multisampled: multi }, &name)?;
+            let gb = self.bind(
+                r.at,
+                BindingClass::ShaderResource,
+                r.slot,
+                r.space,
+                ResourceKind::Texture { dimension: dim_name, sample, multisampled: multi },
+                &name,
+            )?;
             let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
             self.textures.insert(r.id, Tex { expr: e, dim: idim, arrayed, multi, kind, depth, coords });
         }
         Ok(())
+    }
+
+    /// A private global per non-finite 32-bit immediate of the program, so that reading it as a
+    /// float is not a constant expression (WGSL rejects constant infinities and NaNs).
+    fn declare_nonfinite(&mut self) {
+        let mut bits: Vec<u32> = Vec::new();
+        for ins in &self.m.program.instructions {
+            for o in &ins.operands {
+                if o.ty == OperandType::Immediate32 {
+                    for &w in &o.imm {
+                        if (w >> 23) & 0xff == 0xff && !bits.contains(&w) {
+                            bits.push(w);
+                        }
+                    }
+                }
+            }
+        }
+        bits.sort_unstable();
+        let u = self.ty(ScalarKind::Uint, 1);
+        for w in bits {
+            let init =
+                self.module.global_expressions.append(Expression::Literal(naga::Literal::U32(w)), Span::UNDEFINED);
+            let g = self.module.global_variables.append(
+                GlobalVariable {
+                    name: Some(format!("f32_bits_{w:08x}")),
+                    space: AddressSpace::Private,
+                    binding: None,
+                    ty: u,
+                    init: Some(init),
+                    memory_decorations: Default::default(),
+                },
+                Span::UNDEFINED,
+            );
+            self.b.nonfinite_globals.push((w, g));
+        }
     }
 
     fn declare_temps(&mut self) {
@@ -429,7 +570,11 @@ impl Cx<'_, '_> {
             let st = self.storage.temp(r);
             let ty = self.ty(st.kind(), 4);
             let zero = self.b.expr(Expression::ZeroValue(ty));
-            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("r{r}")), ty, init: Some(zero) }, Span::UNDEFINED);
+            let lv = self
+                .b
+                .f
+                .local_variables
+                .append(LocalVariable { name: Some(format!("r{r}")), ty, init: Some(zero) }, Span::UNDEFINED);
             let e = self.b.expr(Expression::LocalVariable(lv));
             self.temps.push(e);
         }
@@ -438,11 +583,21 @@ impl Cx<'_, '_> {
             let v4 = self.ty(st.kind(), 4);
             let n = x.size.max(1);
             let arr = self.module.types.insert(
-                Type { name: None, inner: TypeInner::Array { base: v4, size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")), stride: 16 } },
+                Type {
+                    name: None,
+                    inner: TypeInner::Array {
+                        base: v4,
+                        size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")),
+                        stride: 16,
+                    },
+                },
                 Span::UNDEFINED,
             );
             let zero = self.b.expr(Expression::ZeroValue(arr));
-            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("x{}", x.register)), ty: arr, init: Some(zero) }, Span::UNDEFINED);
+            let lv = self.b.f.local_variables.append(
+                LocalVariable { name: Some(format!("x{}", x.register)), ty: arr, init: Some(zero) },
+                Span::UNDEFINED,
+            );
             let e = self.b.expr(Expression::LocalVariable(lv));
             self.indexable.insert(x.register, (e, n, st));
         }
@@ -469,7 +624,8 @@ impl Cx<'_, '_> {
         regs.sort_unstable();
         let mut copies: Vec<(u32, Vec<(Handle<Expression>, u8, ScalarKind)>, ScalarKind)> = Vec::new();
         for reg in regs {
-            let decls: Vec<_> = m.inputs.iter().filter(|d| d.operand.ty == OperandType::Input && d.register == reg).collect();
+            let decls: Vec<_> =
+                m.inputs.iter().filter(|d| d.operand.ty == OperandType::Input && d.register == reg).collect();
             let elems: Vec<_> = m.input_signature.elements.iter().filter(|e| e.register == reg).collect();
             let sysval = decls.iter().map(|d| d.system_value).find(|&s| s != 0).unwrap_or(0);
             let sig_sv = elems.iter().map(|e| e.system_value).find(|&s| s != 0).unwrap_or(0);
@@ -480,24 +636,48 @@ impl Cx<'_, '_> {
             if sysval != 0 && !(stage == ShaderStage::Vertex && sysval == sv::POSITION) {
                 let (builtin, ty_kind, n, name): (BuiltIn, ScalarKind, usize, &'static str) = match (stage, sysval) {
                     (ShaderStage::Vertex, sv::VERTEX_ID) => (BuiltIn::VertexIndex, ScalarKind::Uint, 1, "vertex_index"),
-                    (ShaderStage::Vertex, sv::INSTANCE_ID) => (BuiltIn::InstanceIndex, ScalarKind::Uint, 1, "instance_index"),
-                    (ShaderStage::Pixel, sv::POSITION) => (BuiltIn::Position { invariant: false }, ScalarKind::Float, 4, "position"),
-                    (ShaderStage::Pixel, sv::IS_FRONT_FACE) => (BuiltIn::FrontFacing, ScalarKind::Bool, 1, "front_facing"),
-                    (ShaderStage::Pixel, sv::SAMPLE_INDEX) => (BuiltIn::SampleIndex, ScalarKind::Uint, 1, "sample_index"),
+                    (ShaderStage::Vertex, sv::INSTANCE_ID) => {
+                        (BuiltIn::InstanceIndex, ScalarKind::Uint, 1, "instance_index")
+                    }
+                    (ShaderStage::Pixel, sv::POSITION) => {
+                        (BuiltIn::Position { invariant: false }, ScalarKind::Float, 4, "position")
+                    }
+                    (ShaderStage::Pixel, sv::IS_FRONT_FACE) => {
+                        (BuiltIn::FrontFacing, ScalarKind::Bool, 1, "front_facing")
+                    }
+                    (ShaderStage::Pixel, sv::SAMPLE_INDEX) => {
+                        (BuiltIn::SampleIndex, ScalarKind::Uint, 1, "sample_index")
+                    }
                     (_, sv::PRIMITIVE_ID) => {
-                        return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, "SV_PrimitiveID needs WGSL's primitive_index extension"))
+                        return Err(refuse_decl(
+                            m,
+                            at,
+                            RefusalReason::SystemValueUnsupported,
+                            "SV_PrimitiveID needs WGSL's primitive_index extension",
+                        ))
                     }
                     (_, other) => {
-                        return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, format!("input system value {other} in a {} shader", stage.name())))
+                        return Err(refuse_decl(
+                            m,
+                            at,
+                            RefusalReason::SystemValueUnsupported,
+                            format!("input system value {other} in a {} shader", stage.name()),
+                        ))
                     }
                 };
                 let ty = if ty_kind == ScalarKind::Bool {
-                    self.module.types.insert(Type { name: None, inner: TypeInner::Scalar(naga::Scalar::BOOL) }, Span::UNDEFINED)
+                    self.module
+                        .types
+                        .insert(Type { name: None, inner: TypeInner::Scalar(naga::Scalar::BOOL) }, Span::UNDEFINED)
                 } else {
                     self.ty(ty_kind, n)
                 };
                 let idx = self.b.f.arguments.len() as u32;
-                self.b.f.arguments.push(FunctionArgument { name: Some(format!("v{reg}_{name}")), ty, binding: Some(Binding::BuiltIn(builtin)) });
+                self.b.f.arguments.push(FunctionArgument {
+                    name: Some(format!("v{reg}_{name}")),
+                    ty,
+                    binding: Some(Binding::BuiltIn(builtin)),
+                });
                 let arg = self.b.expr(Expression::FunctionArgument(idx));
                 let (val, k) = if ty_kind == ScalarKind::Bool {
                     // D3D's SV_IsFrontFace is 0xFFFFFFFF / 0.
@@ -523,19 +703,35 @@ impl Cx<'_, '_> {
                 let kinds: Vec<ScalarKind> = elems.iter().map(|e| kind_of(e.component_type)).collect();
                 let kind = kinds.first().copied().unwrap_or(ScalarKind::Float);
                 if kinds.iter().any(|&k| k != kind) {
-                    return Err(refuse_decl(m, at, RefusalReason::ResourceUnsupported, format!("v{reg} packs elements of different component types into one location")));
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::ResourceUnsupported,
+                        format!("v{reg} packs elements of different component types into one location"),
+                    ));
                 }
                 let sig_mask = elems.iter().fold(0u8, |a, e| a | e.mask);
                 let decl_mask = decls.iter().fold(0u8, |a, d| a | d.mask);
                 let mask = if sig_mask != 0 { sig_mask } else { decl_mask };
-                let interp = decls.iter().map(|d| d.interpolation).find(|&i| i != Interpolation::Undefined).unwrap_or(Interpolation::Undefined);
-                let (interpolation, sampling) = if stage == ShaderStage::Pixel { interpolation(kind, interp) } else { (None, None) };
+                let interp = decls
+                    .iter()
+                    .map(|d| d.interpolation)
+                    .find(|&i| i != Interpolation::Undefined)
+                    .unwrap_or(Interpolation::Undefined);
+                let (interpolation, sampling) =
+                    if stage == ShaderStage::Pixel { interpolation(kind, interp) } else { (None, None) };
                 let ty = self.ty(kind, 4);
                 let idx = self.b.f.arguments.len() as u32;
                 self.b.f.arguments.push(FunctionArgument {
                     name: Some(format!("v{reg}_in")),
                     ty,
-                    binding: Some(Binding::Location { location: reg, interpolation, sampling, blend_src: None, per_primitive: false }),
+                    binding: Some(Binding::Location {
+                        location: reg,
+                        interpolation,
+                        sampling,
+                        blend_src: None,
+                        per_primitive: false,
+                    }),
                 });
                 let arg = self.b.expr(Expression::FunctionArgument(idx));
                 parts.push((arg, 4, kind));
@@ -561,20 +757,42 @@ impl Cx<'_, '_> {
                 (ShaderStage::Pixel, OperandType::InputCoverageMask) => {
                     let ty = self.ty(ScalarKind::Uint, 1);
                     let idx = self.b.f.arguments.len() as u32;
-                    self.b.f.arguments.push(FunctionArgument { name: Some("v_coverage".into()), ty, binding: Some(Binding::BuiltIn(BuiltIn::SampleMask)) });
+                    self.b.f.arguments.push(FunctionArgument {
+                        name: Some("v_coverage".into()),
+                        ty,
+                        binding: Some(Binding::BuiltIn(BuiltIn::SampleMask)),
+                    });
                     let e = self.b.expr(Expression::FunctionArgument(idx));
                     self.coverage_in = Some(e);
-                    in_vars.push(InterfaceVar { semantic: "SV_Coverage".into(), semantic_index: 0, register: 0, location: None, builtin: Some("sample_mask"), scalar: IfScalar::Uint, components: 1, first_component: 0 });
+                    in_vars.push(InterfaceVar {
+                        semantic: "SV_Coverage".into(),
+                        semantic_index: 0,
+                        register: 0,
+                        location: None,
+                        builtin: Some("sample_mask"),
+                        scalar: IfScalar::Uint,
+                        components: 1,
+                        first_component: 0,
+                    });
                 }
                 _ => {
-                    return Err(refuse_decl(m, d.at, RefusalReason::OperandUnsupported, format!("input register type {:?} in a {} shader", d.operand.ty, stage.name())))
+                    return Err(refuse_decl(
+                        m,
+                        d.at,
+                        RefusalReason::OperandUnsupported,
+                        format!("input register type {:?} in a {} shader", d.operand.ty, stage.name()),
+                    ))
                 }
             }
         }
         // Copy inputs into vec4 locals v#.
         for (reg, parts, kind) in copies {
             let v4 = self.ty(kind, 4);
-            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("v{reg}")), ty: v4, init: None }, Span::UNDEFINED);
+            let lv = self
+                .b
+                .f
+                .local_variables
+                .append(LocalVariable { name: Some(format!("v{reg}")), ty: v4, init: None }, Span::UNDEFINED);
             let ptr = self.b.expr(Expression::LocalVariable(lv));
             let (val, n, k) = parts[0];
             let value = if n == 4 {
@@ -590,7 +808,8 @@ impl Cx<'_, '_> {
         let mut out_vars = Vec::new();
         let mut members = Vec::new();
         let mut member_src = Vec::new();
-        let mut out_regs: Vec<u32> = m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output).map(|d| d.register).collect();
+        let mut out_regs: Vec<u32> =
+            m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output).map(|d| d.register).collect();
         if stage == ShaderStage::Vertex {
             // Every signature register is output (zero when unwritten) so that any pixel shader
             // reading a subset links.
@@ -604,32 +823,73 @@ impl Cx<'_, '_> {
         out_regs.dedup();
         let mut offset = 0u32;
         for reg in out_regs {
-            let decls: Vec<_> = m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output && d.register == reg).collect();
+            let decls: Vec<_> =
+                m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output && d.register == reg).collect();
             let elems: Vec<_> = m.output_signature.elements.iter().filter(|e| e.register == reg).collect();
-            let sysval = decls.iter().map(|d| d.system_value).find(|&s| s != 0).or_else(|| elems.iter().map(|e| e.system_value).find(|&s| s != 0 && s < 64)).unwrap_or(0);
+            let sysval = decls
+                .iter()
+                .map(|d| d.system_value)
+                .find(|&s| s != 0)
+                .or_else(|| elems.iter().map(|e| e.system_value).find(|&s| s != 0 && s < 64))
+                .unwrap_or(0);
             let kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
             if elems.iter().any(|e| kind_of(e.component_type) != kind) {
                 let at = decls.first().map(|d| d.at).unwrap_or(0);
-                return Err(refuse_decl(m, at, RefusalReason::ResourceUnsupported, format!("o{reg} packs elements of different component types into one location")));
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::ResourceUnsupported,
+                    format!("o{reg} packs elements of different component types into one location"),
+                ));
             }
             let v4 = self.ty(kind, 4);
             let (binding, builtin_name, location) = match (stage, sysval) {
-                (ShaderStage::Vertex, sv::POSITION) => (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some("position"), None),
+                (ShaderStage::Vertex, sv::POSITION) => {
+                    (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some("position"), None)
+                }
                 (_, 0) | (ShaderStage::Pixel, _) => {
-                    let (interpolation, sampling) = if stage == ShaderStage::Vertex { interpolation(kind, Interpolation::Linear) } else { (None, None) };
-                    (Binding::Location { location: reg, interpolation, sampling, blend_src: None, per_primitive: false }, None, Some(reg))
+                    let (interpolation, sampling) = if stage == ShaderStage::Vertex {
+                        interpolation(kind, Interpolation::Linear)
+                    } else {
+                        (None, None)
+                    };
+                    (
+                        Binding::Location {
+                            location: reg,
+                            interpolation,
+                            sampling,
+                            blend_src: None,
+                            per_primitive: false,
+                        },
+                        None,
+                        Some(reg),
+                    )
                 }
                 (_, sv::CLIP_DISTANCE) | (_, sv::CULL_DISTANCE) => {
                     let at = decls.first().map(|d| d.at).unwrap_or(0);
-                    return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, "SV_ClipDistance / SV_CullDistance outputs need WGSL's clip_distances extension"));
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::SystemValueUnsupported,
+                        "SV_ClipDistance / SV_CullDistance outputs need WGSL's clip_distances extension",
+                    ));
                 }
                 (_, other) => {
                     let at = decls.first().map(|d| d.at).unwrap_or(0);
-                    return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, format!("output system value {other}")));
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::SystemValueUnsupported,
+                        format!("output system value {other}"),
+                    ));
                 }
             };
             let zero = self.b.expr(Expression::ZeroValue(v4));
-            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
+            let lv = self
+                .b
+                .f
+                .local_variables
+                .append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
             let ptr = self.b.expr(Expression::LocalVariable(lv));
             self.outputs.insert(reg, (ptr, kind));
             members.push(StructMember { name: Some(format!("o{reg}")), ty: v4, binding: Some(binding), offset });
@@ -660,17 +920,35 @@ impl Cx<'_, '_> {
             };
             let ty = self.ty(kind, 1);
             let zero = self.b.expr(Expression::ZeroValue(ty));
-            let lv = self.b.f.local_variables.append(LocalVariable { name: Some(name.into()), ty, init: Some(zero) }, Span::UNDEFINED);
+            let lv = self
+                .b
+                .f
+                .local_variables
+                .append(LocalVariable { name: Some(name.into()), ty, init: Some(zero) }, Span::UNDEFINED);
             let ptr = self.b.expr(Expression::LocalVariable(lv));
             if builtin == BuiltIn::FragDepth {
                 self.depth_out = Some(ptr);
             } else {
                 self.mask_out = Some(ptr);
             }
-            members.push(StructMember { name: Some(name.into()), ty, binding: Some(Binding::BuiltIn(builtin)), offset });
+            members.push(StructMember {
+                name: Some(name.into()),
+                ty,
+                binding: Some(Binding::BuiltIn(builtin)),
+                offset,
+            });
             offset += 16;
             member_src.push(ptr);
-            out_vars.push(InterfaceVar { semantic: if builtin == BuiltIn::FragDepth { "SV_Depth".into() } else { "SV_Coverage".into() }, semantic_index: 0, register: 0, location: None, builtin: Some(name), scalar: if_scalar(kind), components: 1, first_component: 0 });
+            out_vars.push(InterfaceVar {
+                semantic: if builtin == BuiltIn::FragDepth { "SV_Depth".into() } else { "SV_Coverage".into() },
+                semantic_index: 0,
+                register: 0,
+                location: None,
+                builtin: Some(name),
+                scalar: if_scalar(kind),
+                components: 1,
+                first_component: 0,
+            });
         }
         if stage == ShaderStage::Vertex && !out_vars.iter().any(|v| v.builtin == Some("position")) {
             // WGSL requires every vertex shader to output a position; D3D allows none (the
@@ -678,15 +956,27 @@ impl Cx<'_, '_> {
             // position, documented in docs/compatibility.md.
             let ty = self.ty(ScalarKind::Float, 4);
             let zero = self.b.expr(Expression::ZeroValue(ty));
-            let lv = self.b.f.local_variables.append(LocalVariable { name: Some("unused_position".into()), ty, init: Some(zero) }, Span::UNDEFINED);
+            let lv = self
+                .b
+                .f
+                .local_variables
+                .append(LocalVariable { name: Some("unused_position".into()), ty, init: Some(zero) }, Span::UNDEFINED);
             let ptr = self.b.expr(Expression::LocalVariable(lv));
-            members.push(StructMember { name: Some("unused_position".into()), ty, binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: true })), offset });
+            members.push(StructMember {
+                name: Some("unused_position".into()),
+                ty,
+                binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: true })),
+                offset,
+            });
             offset += 16;
             member_src.push(ptr);
         }
         if !members.is_empty() {
             let st = self.module.types.insert(
-                Type { name: Some(if stage == ShaderStage::Vertex { "VertexOutput".into() } else { "PixelOutput".into() }), inner: TypeInner::Struct { members, span: offset } },
+                Type {
+                    name: Some(if stage == ShaderStage::Vertex { "VertexOutput".into() } else { "PixelOutput".into() }),
+                    inner: TypeInner::Struct { members, span: offset },
+                },
                 Span::UNDEFINED,
             );
             self.b.f.result = Some(FunctionResult { ty: st, binding: None });

@@ -4,7 +4,10 @@ use super::{refuse_at, Cx, Tex};
 use crate::ir::{Block, Node, Storage};
 use crate::refusal::{RefusalReason, TranslateError};
 use crate::sm4::{ComponentSelect, Index, Instruction, Modifier, Opcode, Operand, OperandType, ShaderStage};
-use naga::{BinaryOperator as B, Expression, Handle, ImageDimension, MathFunction as M, SampleLevel, ScalarKind, Statement, SwitchValue, UnaryOperator};
+use naga::{
+    BinaryOperator as B, Expression, Handle, ImageDimension, MathFunction as M, SampleLevel, ScalarKind, Statement,
+    SwitchValue, UnaryOperator,
+};
 
 type R<T> = Result<T, TranslateError>;
 type E = Handle<Expression>;
@@ -12,6 +15,16 @@ type E = Handle<Expression>;
 const F: ScalarKind = ScalarKind::Float;
 const U: ScalarKind = ScalarKind::Uint;
 const I: ScalarKind = ScalarKind::Sint;
+
+/// Whether a loop body contains a `break`/`breakc` that leaves this loop (not an inner loop or
+/// switch).
+fn breaks_out(m: &crate::ir::Module<'_>, body: &Block) -> bool {
+    body.iter().any(|n| match n {
+        Node::Jump(i) => matches!(m.ins(*i).opcode, Opcode::BREAK | Opcode::BREAKC),
+        Node::If { then, otherwise, .. } => breaks_out(m, then) || breaks_out(m, otherwise),
+        Node::Loop { .. } | Node::Switch { .. } | Node::Op(_) => false,
+    })
+}
 
 fn mask_lanes(mask: u8) -> Vec<u8> {
     (0..4u8).filter(|c| mask & (1 << c) != 0).collect()
@@ -27,21 +40,29 @@ impl Cx<'_, '_> {
                     let cond = self.condition(*at)?;
                     self.cf_depth += 1;
                     self.b.open();
-                    self.block(then)?;
+                    let then_ends = self.block(then)?;
                     let accept = self.b.close();
                     self.b.open();
-                    self.block(otherwise)?;
+                    let else_ends = self.block(otherwise)?;
                     let reject = self.b.close();
                     self.cf_depth -= 1;
                     self.b.stmt(Statement::If { condition: cond, accept, reject });
+                    if then_ends && else_ends {
+                        // Both branches leave: what follows is dead (and WGSL warns about it).
+                        return Ok(true);
+                    }
                 }
                 Node::Loop { body, .. } => {
                     self.cf_depth += 1;
                     self.b.open();
                     self.block(body)?;
-                    let body = self.b.close();
+                    let body_block = self.b.close();
                     self.cf_depth -= 1;
-                    self.b.stmt(Statement::Loop { body, continuing: naga::Block::new(), break_if: None });
+                    self.b.stmt(Statement::Loop { body: body_block, continuing: naga::Block::new(), break_if: None });
+                    if !breaks_out(self.m, body) {
+                        // A loop nothing breaks out of only ends by `ret`.
+                        return Ok(true);
+                    }
                 }
                 Node::Switch { at, cases } => {
                     let ins = self.m.ins(*at);
@@ -49,12 +70,19 @@ impl Cx<'_, '_> {
                     self.cf_depth += 1;
                     let mut out = Vec::new();
                     let mut has_default = false;
+                    let mut all_end = true;
                     for (ci, c) in cases.iter().enumerate() {
                         self.b.open();
                         let ends = self.block(&c.body)?;
+                        all_end &= ends && !breaks_out(self.m, &c.body);
                         let body = self.b.close();
                         if !ends && ci + 1 < cases.len() {
-                            return Err(refuse_at(self, c.at, RefusalReason::UnstructuredControlFlow, "a switch case falls through into the next"));
+                            return Err(refuse_at(
+                                self,
+                                c.at,
+                                RefusalReason::UnstructuredControlFlow,
+                                "a switch case falls through into the next",
+                            ));
                         }
                         let mut labels: Vec<SwitchValue> = c.values.iter().map(|&v| SwitchValue::U32(v)).collect();
                         labels.dedup();
@@ -65,14 +93,26 @@ impl Cx<'_, '_> {
                         let n = labels.len();
                         for (k, v) in labels.into_iter().enumerate() {
                             let last = k + 1 == n;
-                            out.push(naga::SwitchCase { value: v, body: if last { body.clone() } else { naga::Block::new() }, fall_through: !last });
+                            out.push(naga::SwitchCase {
+                                value: v,
+                                body: if last { body.clone() } else { naga::Block::new() },
+                                fall_through: !last,
+                            });
                         }
                     }
                     if !has_default {
-                        out.push(naga::SwitchCase { value: SwitchValue::Default, body: naga::Block::new(), fall_through: false });
+                        out.push(naga::SwitchCase {
+                            value: SwitchValue::Default,
+                            body: naga::Block::new(),
+                            fall_through: false,
+                        });
                     }
                     self.cf_depth -= 1;
                     self.b.stmt(Statement::Switch { selector: sel, cases: out });
+                    if has_default && all_end {
+                        // Every clause returns: what follows is dead.
+                        return Ok(true);
+                    }
                 }
                 Node::Jump(i) => {
                     if self.jump(*i)? {
@@ -145,7 +185,8 @@ impl Cx<'_, '_> {
         let comps: Vec<u8> = lanes.iter().map(|&l| sw[l as usize]).collect();
         let n = comps.len();
         let v = if op.ty == OperandType::Immediate32 {
-            let vals: Vec<u32> = comps.iter().map(|&c| if op.imm.len() == 1 { op.imm[0] } else { op.imm[c as usize] }).collect();
+            let vals: Vec<u32> =
+                comps.iter().map(|&c| if op.imm.len() == 1 { op.imm[0] } else { op.imm[c as usize] }).collect();
             let parts: Vec<E> = vals.iter().map(|&b| self.b.lit_bits(want, b)).collect();
             let ty = self.ty(want, n);
             self.b.compose(ty, parts)
@@ -169,7 +210,9 @@ impl Cx<'_, '_> {
     fn modify(&mut self, i: usize, v: E, modifier: Modifier, want: ScalarKind) -> R<E> {
         Ok(match (modifier, want) {
             (Modifier::None, _) => v,
-            (Modifier::Neg, F) | (Modifier::Neg, I) => self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: v }),
+            (Modifier::Neg, F) | (Modifier::Neg, I) => {
+                self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: v })
+            }
             (Modifier::Neg, _) => {
                 // Two's complement negation of raw bits.
                 let s = self.b.bitcast(v, I);
@@ -181,7 +224,14 @@ impl Cx<'_, '_> {
                 let a = self.b.math(M::Abs, &[v]);
                 self.b.expr(Expression::Unary { op: UnaryOperator::Negate, expr: a })
             }
-            _ => return Err(refuse_at(self, i, RefusalReason::IntegerAbsModifier, "absolute-value modifier on an integer operand (undefined in D3D)")),
+            _ => {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::IntegerAbsModifier,
+                    "absolute-value modifier on an integer operand (undefined in D3D)",
+                ))
+            }
         })
     }
 
@@ -234,29 +284,49 @@ impl Cx<'_, '_> {
         match op.ty {
             OperandType::Temp => {
                 let r = op.reg() as usize;
-                let p = *self.temps.get(r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("r{r} is not declared")))?;
+                let p = *self.temps.get(r).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("r{r} is not declared"))
+                })?;
                 let k = self.storage.temp(r as u32).kind();
                 Ok((self.b.load(p), k, false))
             }
             OperandType::Input => {
                 if op.indices.iter().any(Index::is_relative) {
-                    return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "relative indexing of input registers"));
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OperandUnsupported,
+                        "relative indexing of input registers",
+                    ));
                 }
                 let r = op.reg();
-                let (p, k) = *self.inputs.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("v{r} is not declared")))?;
+                let (p, k) = *self.inputs.get(&r).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("v{r} is not declared"))
+                })?;
                 Ok((self.b.load(p), k, false))
             }
             OperandType::ConstantBuffer => {
                 let id = op.reg();
-                let (arr, n, st) = *self.cbuffers.get(&id).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("cb{id} is not declared")))?;
+                let (arr, n, st) = *self.cbuffers.get(&id).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("cb{id} is not declared"))
+                })?;
                 let idx = if self.m.version.is_sm51() { op.indices.get(2) } else { op.indices.get(1) }
                     .cloned()
-                    .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "constant-buffer operand without a register index"))?;
+                    .ok_or_else(|| {
+                        refuse_at(
+                            self,
+                            i,
+                            RefusalReason::OperandUnsupported,
+                            "constant-buffer operand without a register index",
+                        )
+                    })?;
                 let v = self.guarded_element(i, arr, n, &idx, st.kind())?;
                 Ok((v, st.kind(), false))
             }
             OperandType::ImmediateConstantBuffer => {
-                let (arr, n, st) = self.icb.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "icb without dcl_immediateConstantBuffer"))?;
+                let (arr, n, st) = self.icb.ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, "icb without dcl_immediateConstantBuffer")
+                })?;
                 let idx = op.indices.first().cloned().unwrap_or(Index::Imm(0));
                 // A constant array is indexed by value, not through a pointer.
                 let v = match idx {
@@ -281,22 +351,36 @@ impl Cx<'_, '_> {
             }
             OperandType::IndexableTemp => {
                 let r = op.reg();
-                let (arr, n, st) = *self.indexable.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("x{r} is not declared")))?;
+                let (arr, n, st) = *self.indexable.get(&r).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("x{r} is not declared"))
+                })?;
                 let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm(0));
                 let v = self.guarded_element(i, arr, n, &idx, st.kind())?;
                 Ok((v, st.kind(), false))
             }
             OperandType::InputCoverageMask => {
-                let e = self.coverage_in.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "vCoverage is not declared"))?;
+                let e = self.coverage_in.ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, "vCoverage is not declared")
+                })?;
                 Ok((e, U, true))
             }
-            other => Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("source register type {other:?}"))),
+            other => {
+                Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("source register type {other:?}")))
+            }
         }
     }
 
     /// Writes `value` (scalar or vector of `have`, one component per entry of `lanes`) to the
     /// destination's `lanes`, applying `_sat` for float results.
-    pub(crate) fn write(&mut self, i: usize, op: &Operand, lanes: &[u8], value: E, have: ScalarKind, saturate: bool) -> R<()> {
+    pub(crate) fn write(
+        &mut self,
+        i: usize,
+        op: &Operand,
+        lanes: &[u8],
+        value: E,
+        have: ScalarKind,
+        saturate: bool,
+    ) -> R<()> {
         if op.ty == OperandType::Null || lanes.is_empty() {
             return Ok(());
         }
@@ -304,22 +388,43 @@ impl Cx<'_, '_> {
         let (ptr, st, scalar) = match op.ty {
             OperandType::Temp => {
                 let r = op.reg();
-                let p = *self.temps.get(r as usize).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("r{r} is not declared")))?;
+                let p = *self.temps.get(r as usize).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("r{r} is not declared"))
+                })?;
                 (p, self.storage.temp(r).kind(), false)
             }
             OperandType::Output => {
                 if op.indices.iter().any(Index::is_relative) {
-                    return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "relative indexing of output registers"));
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OperandUnsupported,
+                        "relative indexing of output registers",
+                    ));
                 }
                 let r = op.reg();
-                let (p, k) = *self.outputs.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("o{r} is not declared")))?;
+                let (p, k) = *self.outputs.get(&r).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("o{r} is not declared"))
+                })?;
                 (p, k, false)
             }
-            OperandType::OutputDepth => (self.depth_out.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oDepth is not declared"))?, F, true),
-            OperandType::OutputCoverageMask => (self.mask_out.ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oMask is not declared"))?, U, true),
+            OperandType::OutputDepth => (
+                self.depth_out
+                    .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oDepth is not declared"))?,
+                F,
+                true,
+            ),
+            OperandType::OutputCoverageMask => (
+                self.mask_out
+                    .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oMask is not declared"))?,
+                U,
+                true,
+            ),
             OperandType::IndexableTemp => {
                 let r = op.reg();
-                let (arr, n, st) = *self.indexable.get(&r).ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("x{r} is not declared")))?;
+                let (arr, n, st) = *self.indexable.get(&r).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("x{r} is not declared"))
+                })?;
                 let idx = op.indices.get(1).cloned().unwrap_or(Index::Imm(0));
                 let value = if st.kind() != have { self.b.bitcast(value, st.kind()) } else { value };
                 // Out-of-bounds writes are dropped.
@@ -342,7 +447,14 @@ impl Cx<'_, '_> {
                 }
                 return Ok(());
             }
-            other => return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("destination register type {other:?}"))),
+            other => {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::OperandUnsupported,
+                    format!("destination register type {other:?}"),
+                ))
+            }
         };
         let value = if st != have { self.b.bitcast(value, st) } else { value };
         if scalar {
@@ -431,7 +543,11 @@ impl Cx<'_, '_> {
                 out!(v, kind)
             }
             Opcode::MOVC => {
-                let kind = if sat || ops[2].modifier != Modifier::None || ops[3].modifier != Modifier::None { F } else { self.dst_kind(&ops[0]) };
+                let kind = if sat || ops[2].modifier != Modifier::None || ops[3].modifier != Modifier::None {
+                    F
+                } else {
+                    self.dst_kind(&ops[0])
+                };
                 let c = src!(1, U);
                 let z = self.b.u32(0);
                 let z = self.b.splat(z, n);
@@ -479,7 +595,15 @@ impl Cx<'_, '_> {
                 let v = self.b.splat(d, n);
                 out!(v, F)
             }
-            Opcode::EXP | Opcode::LOG | Opcode::SQRT | Opcode::RSQ | Opcode::FRC | Opcode::ROUND_NE | Opcode::ROUND_NI | Opcode::ROUND_PI | Opcode::ROUND_Z => {
+            Opcode::EXP
+            | Opcode::LOG
+            | Opcode::SQRT
+            | Opcode::RSQ
+            | Opcode::FRC
+            | Opcode::ROUND_NE
+            | Opcode::ROUND_NI
+            | Opcode::ROUND_PI
+            | Opcode::ROUND_Z => {
                 let fun = match ins.opcode {
                     Opcode::EXP => M::Exp2,
                     Opcode::LOG => M::Log2,
@@ -617,7 +741,12 @@ impl Cx<'_, '_> {
             }
             Opcode::IMUL | Opcode::UMUL => {
                 if ops[0].ty != OperandType::Null {
-                    return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "the high 32 bits of a 64-bit product (WGSL has no mulhi)"));
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OpcodeUnsupported,
+                        "the high 32 bits of a 64-bit product (WGSL has no mulhi)",
+                    ));
                 }
                 let kind = if ins.opcode == Opcode::IMUL { I } else { U };
                 let dl = mask_lanes(ops[1].select.mask());
@@ -696,12 +825,16 @@ impl Cx<'_, '_> {
                 let w = self.b.bin(B::And, w, m31);
                 let o = self.b.bin(B::And, o, m31);
                 // Per component: WGSL's extractBits takes scalar offset/count.
-                let v = self.per_component(n, |s, k| {
-                    let xk = if n == 1 { x } else { s.b.comp(x, k) };
-                    let ok = if n == 1 { o } else { s.b.comp(o, k) };
-                    let wk = if n == 1 { w } else { s.b.comp(w, k) };
-                    s.b.math(M::ExtractBits, &[xk, ok, wk])
-                }, kind);
+                let v = self.per_component(
+                    n,
+                    |s, k| {
+                        let xk = if n == 1 { x } else { s.b.comp(x, k) };
+                        let ok = if n == 1 { o } else { s.b.comp(o, k) };
+                        let wk = if n == 1 { w } else { s.b.comp(w, k) };
+                        s.b.math(M::ExtractBits, &[xk, ok, wk])
+                    },
+                    kind,
+                );
                 out!(v, kind)
             }
             Opcode::BFI => {
@@ -713,38 +846,50 @@ impl Cx<'_, '_> {
                 let m31 = self.b.splat(m31, n);
                 let w = self.b.bin(B::And, w, m31);
                 let o = self.b.bin(B::And, o, m31);
-                let v = self.per_component(n, |s, k| {
-                    let pick = |s: &mut Cx<'_, '_>, e: E| if n == 1 { e } else { s.b.comp(e, k) };
-                    let bk = pick(s, base);
-                    let ik = pick(s, ins_bits);
-                    let ok = pick(s, o);
-                    let wk = pick(s, w);
-                    s.b.math(M::InsertBits, &[bk, ik, ok, wk])
-                }, U);
+                let v = self.per_component(
+                    n,
+                    |s, k| {
+                        let pick = |s: &mut Cx<'_, '_>, e: E| if n == 1 { e } else { s.b.comp(e, k) };
+                        let bk = pick(s, base);
+                        let ik = pick(s, ins_bits);
+                        let ok = pick(s, o);
+                        let wk = pick(s, w);
+                        s.b.math(M::InsertBits, &[bk, ik, ok, wk])
+                    },
+                    U,
+                );
                 out!(v, U)
             }
             Opcode::F16TOF32 => {
                 let a = src!(1, U);
-                let v = self.per_component(n, |s, k| {
-                    let ak = if n == 1 { a } else { s.b.comp(a, k) };
-                    let m = s.b.u32(0xffff);
-                    let lo = s.b.bin(B::And, ak, m);
-                    let un = s.b.math(M::Unpack2x16float, &[lo]);
-                    s.b.comp(un, 0)
-                }, F);
+                let v = self.per_component(
+                    n,
+                    |s, k| {
+                        let ak = if n == 1 { a } else { s.b.comp(a, k) };
+                        let m = s.b.u32(0xffff);
+                        let lo = s.b.bin(B::And, ak, m);
+                        let un = s.b.math(M::Unpack2x16float, &[lo]);
+                        s.b.comp(un, 0)
+                    },
+                    F,
+                );
                 out!(v, F)
             }
             Opcode::F32TOF16 => {
                 let a = src!(1, F);
-                let v = self.per_component(n, |s, k| {
-                    let ak = if n == 1 { a } else { s.b.comp(a, k) };
-                    let z = s.b.f32(0.0);
-                    let ty = s.ty(F, 2);
-                    let pair = s.b.compose(ty, vec![ak, z]);
-                    let p = s.b.math(M::Pack2x16float, &[pair]);
-                    let m = s.b.u32(0xffff);
-                    s.b.bin(B::And, p, m)
-                }, U);
+                let v = self.per_component(
+                    n,
+                    |s, k| {
+                        let ak = if n == 1 { a } else { s.b.comp(a, k) };
+                        let z = s.b.f32(0.0);
+                        let ty = s.ty(F, 2);
+                        let pair = s.b.compose(ty, vec![ak, z]);
+                        let p = s.b.math(M::Pack2x16float, &[pair]);
+                        let m = s.b.u32(0xffff);
+                        s.b.bin(B::And, p, m)
+                    },
+                    U,
+                );
                 out!(v, U)
             }
             Opcode::UADDC | Opcode::USUBB => {
@@ -771,10 +916,20 @@ impl Cx<'_, '_> {
                 if dl1 == dl {
                     self.write(i, &ops[1], &dl1, c, U, false)?;
                 } else if ops[1].ty != OperandType::Null {
-                    return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "carry/borrow destination with a different write mask"));
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OperandUnsupported,
+                        "carry/borrow destination with a different write mask",
+                    ));
                 }
             }
-            Opcode::DERIV_RTX | Opcode::DERIV_RTY | Opcode::DERIV_RTX_COARSE | Opcode::DERIV_RTY_COARSE | Opcode::DERIV_RTX_FINE | Opcode::DERIV_RTY_FINE => {
+            Opcode::DERIV_RTX
+            | Opcode::DERIV_RTY
+            | Opcode::DERIV_RTX_COARSE
+            | Opcode::DERIV_RTY_COARSE
+            | Opcode::DERIV_RTX_FINE
+            | Opcode::DERIV_RTY_FINE => {
                 self.require_pixel(i)?;
                 self.note_derivative(i);
                 let (axis, ctrl) = match ins.opcode {
@@ -789,11 +944,21 @@ impl Cx<'_, '_> {
                 let v = self.b.expr(Expression::Derivative { axis, ctrl, expr: a });
                 out!(v, F)
             }
-            Opcode::SAMPLE | Opcode::SAMPLE_B | Opcode::SAMPLE_L | Opcode::SAMPLE_D | Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ => self.sample(i)?,
+            Opcode::SAMPLE
+            | Opcode::SAMPLE_B
+            | Opcode::SAMPLE_L
+            | Opcode::SAMPLE_D
+            | Opcode::SAMPLE_C
+            | Opcode::SAMPLE_C_LZ => self.sample(i)?,
             Opcode::LD => self.load_texel(i)?,
             Opcode::RESINFO => self.resinfo(i)?,
             _ => {
-                return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, format!("`{}` is not translated yet", ins.opcode.name())));
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::OpcodeUnsupported,
+                    format!("`{}` is not translated yet", ins.opcode.name()),
+                ));
             }
         }
         Ok(())
@@ -873,9 +1038,16 @@ impl Cx<'_, '_> {
 
     fn texture(&self, i: usize, op: &Operand) -> R<Tex> {
         if op.ty != OperandType::Resource {
-            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{:?} as a texture operand", op.ty)));
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("{:?} as a texture operand", op.ty),
+            ));
         }
-        self.textures.get(&op.reg()).copied().ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("t{} is not a declared texture", op.reg())))
+        self.textures.get(&op.reg()).copied().ok_or_else(|| {
+            refuse_at(self, i, RefusalReason::OperandUnsupported, format!("t{} is not a declared texture", op.reg()))
+        })
     }
 
     /// Result components in destination order, given the resource operand's swizzle.
@@ -931,10 +1103,14 @@ impl Cx<'_, '_> {
             return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "sampling a multisampled texture"));
         }
         let compare = matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ);
-        let sampler = *self
-            .samplers
-            .get(&(ops[3].reg(), compare))
-            .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, format!("s{} is not a declared sampler", ops[3].reg())))?;
+        let sampler = *self.samplers.get(&(ops[3].reg(), compare)).ok_or_else(|| {
+            refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("s{} is not a declared sampler", ops[3].reg()),
+            )
+        })?;
         let (coordinate, array_index) = self.coords(i, &ops[1], &tex, F)?;
         let offset = self.offset_expr(ins, &tex);
         if offset.is_some() && tex.dim == ImageDimension::Cube {
@@ -944,14 +1120,24 @@ impl Cx<'_, '_> {
         let level = match ins.opcode {
             Opcode::SAMPLE | Opcode::SAMPLE_C => {
                 if !stage_pixel {
-                    return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "implicit-LOD sampling outside a pixel shader"));
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OpcodeUnsupported,
+                        "implicit-LOD sampling outside a pixel shader",
+                    ));
                 }
                 self.note_derivative(i);
                 SampleLevel::Auto
             }
             Opcode::SAMPLE_B => {
                 if !stage_pixel {
-                    return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "biased sampling outside a pixel shader"));
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OpcodeUnsupported,
+                        "biased sampling outside a pixel shader",
+                    ));
                 }
                 self.note_derivative(i);
                 let b = self.read(i, &ops[4], &[0], F)?;
@@ -978,7 +1164,12 @@ impl Cx<'_, '_> {
             return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "a texture used for comparison sampling is a WGSL depth texture, which has no biased, gradient or fractional-LOD sampling"));
         }
         if tex.dim == ImageDimension::D1 && !matches!(level, SampleLevel::Auto) {
-            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "1D textures can only be sampled with implicit LOD in WGSL"));
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "1D textures can only be sampled with implicit LOD in WGSL",
+            ));
         }
         let depth_ref = if compare { Some(self.read(i, &ops[4], &[0], F)?) } else { None };
         let v = self.b.expr(Expression::ImageSample {
@@ -1031,9 +1222,16 @@ impl Cx<'_, '_> {
         let last_level = self.b.u32(1);
         let last_level = self.b.bin(B::Subtract, levels, last_level);
         let safe_level = self.b.math(M::Min, &[level, last_level]);
-        let size = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: Some(safe_level) } });
+        let size = self.b.expr(Expression::ImageQuery {
+            image: tex.expr,
+            query: naga::ImageQuery::Size { level: Some(safe_level) },
+        });
         let inside = self.b.bin(B::Less, coordinate, size);
-        let inside = if tex.coords == 1 { inside } else { self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: inside }) };
+        let inside = if tex.coords == 1 {
+            inside
+        } else {
+            self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: inside })
+        };
         let mut ok = self.b.bin(B::LogicalAnd, lvl_ok, inside);
         let one = self.b.u32(1);
         let ones = self.b.splat(one, tex.coords);
@@ -1049,7 +1247,13 @@ impl Cx<'_, '_> {
         } else {
             None
         };
-        let v = self.b.expr(Expression::ImageLoad { image: tex.expr, coordinate: safe_c, array_index: safe_layer, sample: None, level: Some(safe_level) });
+        let v = self.b.expr(Expression::ImageLoad {
+            image: tex.expr,
+            coordinate: safe_c,
+            array_index: safe_layer,
+            sample: None,
+            level: Some(safe_level),
+        });
         let ty = self.ty(tex.kind, 4);
         let zero = self.b.expr(Expression::ZeroValue(ty));
         let v = self.b.select(ok, v, zero);
@@ -1074,7 +1278,10 @@ impl Cx<'_, '_> {
         let one = self.b.u32(1);
         let last = self.b.bin(B::Subtract, levels, one);
         let safe = self.b.math(M::Min, &[level, last]);
-        let size = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: if tex.multi { None } else { Some(safe) } } });
+        let size = self.b.expr(Expression::ImageQuery {
+            image: tex.expr,
+            query: naga::ImageQuery::Size { level: if tex.multi { None } else { Some(safe) } },
+        });
         let zero = self.b.u32(0);
         let mut c = Vec::new();
         let dims = match tex.dim {

@@ -97,14 +97,20 @@ impl Reader<'_> {
 pub fn decode_program(chunk: &Chunk<'_>) -> ReadResult<Program> {
     let data = chunk.data;
     if data.len() < 8 {
-        return Err(ReadError::Truncated { what: "program header", offset: chunk.offset, needed: 8, available: data.len() });
+        return Err(ReadError::Truncated {
+            what: "program header",
+            offset: chunk.offset,
+            needed: 8,
+            available: data.len(),
+        });
     }
     let words: Vec<u32> = data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     let version_token = words[0];
     let stage = ShaderStage::from_program_type(version_token >> 16).ok_or_else(|| {
         ReadError::malformed("version token", chunk.offset, format!("program type {} is not 0-5", version_token >> 16))
     })?;
-    let version = ShaderVersion { stage, major: ((version_token >> 4) & 0xf) as u8, minor: (version_token & 0xf) as u8 };
+    let version =
+        ShaderVersion { stage, major: ((version_token >> 4) & 0xf) as u8, minor: (version_token & 0xf) as u8 };
     let declared = words[1] as usize;
     if declared < 2 || declared > words.len() {
         return Err(ReadError::malformed(
@@ -162,7 +168,11 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
     }
     let len = ((token >> 24) & 0x7f) as usize;
     if len == 0 {
-        return Err(ReadError::malformed("opcode token", offset, format!("instruction `{}` has length 0", opcode.name())));
+        return Err(ReadError::malformed(
+            "opcode token",
+            offset,
+            format!("instruction `{}` has length 0", opcode.name()),
+        ));
     }
     let end = start + len;
     if end > end_of_program {
@@ -250,11 +260,7 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
         return Err(ReadError::malformed(
             "instruction",
             offset,
-            format!(
-                "`{}` declares {len} words but its operands take {}",
-                opcode.name(),
-                r.pos - start
-            ),
+            format!("`{}` declares {len} words but its operands take {}", opcode.name(), r.pos - start),
         ));
     }
     Ok(ins)
@@ -307,12 +313,24 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
                     1 => Modifier::Neg,
                     2 => Modifier::Abs,
                     3 => Modifier::AbsNeg,
-                    m => return Err(ReadError::malformed("extended operand token", eat, format!("modifier {m} is not defined"))),
+                    m => {
+                        return Err(ReadError::malformed(
+                            "extended operand token",
+                            eat,
+                            format!("modifier {m} is not defined"),
+                        ))
+                    }
                 };
                 op.min_precision = ((ext >> 14) & 7) as u8;
                 op.nonuniform = ext & (1 << 17) != 0;
             }
-            t => return Err(ReadError::malformed("extended operand token", eat, format!("extended operand type {t} is not defined"))),
+            t => {
+                return Err(ReadError::malformed(
+                    "extended operand token",
+                    eat,
+                    format!("extended operand type {t} is not defined"),
+                ))
+            }
         }
     }
     let dims = (token >> 20) & 3;
@@ -349,7 +367,11 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
             2 | 3 => {
                 let base = if rep == 3 { r.next(end, "operand index")? } else { 0 };
                 if depth >= 2 {
-                    return Err(ReadError::malformed("operand index", r.offset_of(r.pos), "relative indices nested more than two deep"));
+                    return Err(ReadError::malformed(
+                        "operand index",
+                        r.offset_of(r.pos),
+                        "relative indices nested more than two deep",
+                    ));
                 }
                 let reg = decode_operand_depth(r, end, depth + 1)?;
                 Index::Relative { base, reg: Box::new(reg) }
@@ -358,12 +380,22 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
                 let hi = r.next(end, "operand index")? as u64;
                 let lo = r.next(end, "operand index")? as u64;
                 if depth >= 2 {
-                    return Err(ReadError::malformed("operand index", r.offset_of(r.pos), "relative indices nested more than two deep"));
+                    return Err(ReadError::malformed(
+                        "operand index",
+                        r.offset_of(r.pos),
+                        "relative indices nested more than two deep",
+                    ));
                 }
                 let reg = decode_operand_depth(r, end, depth + 1)?;
                 Index::Relative { base: ((hi << 32) | lo) as u32, reg: Box::new(reg) }
             }
-            _ => return Err(ReadError::malformed("operand token", at, format!("index representation {rep} is not defined"))),
+            _ => {
+                return Err(ReadError::malformed(
+                    "operand token",
+                    at,
+                    format!("index representation {rep} is not defined"),
+                ))
+            }
         };
         // At most 3 indices: `dims` is a 2-bit field.
         let _ = op.indices.try_push(idx);
