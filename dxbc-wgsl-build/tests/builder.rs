@@ -7,12 +7,8 @@ use dxbc_wgsl_build::{BuildError, Builder};
 /// Stand-in translator: the stand-in files say which shader they are.
 fn fake(bytes: &[u8]) -> Result<dxbc_wgsl_build::StageInfo, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
-    let label = text
-        .strip_prefix("DXBC stand-in for ")
-        .ok_or("not a stand-in")?
-        .split_whitespace()
-        .next()
-        .ok_or("empty")?;
+    let label =
+        text.strip_prefix("DXBC stand-in for ").ok_or("not a stand-in")?.split_whitespace().next().ok_or("empty")?;
     Ok(common::fake_info(label))
 }
 
@@ -37,10 +33,7 @@ fn second_build_uses_the_cache_and_a_changed_input_is_retranslated() {
     let code = std::fs::read_to_string(&r.output).unwrap();
     let again = dir.path().join("again");
     std::fs::create_dir(&again).unwrap();
-    assert_eq!(
-        code,
-        dxbc_wgsl_build::generate(&common::compile_tiny(&again))
-    );
+    assert_eq!(code, dxbc_wgsl_build::generate(&common::compile_tiny(&again)));
 
     let second = builder(dir.path()).build().unwrap();
     let r = &second.effects[0];
@@ -60,9 +53,7 @@ fn errors_are_diagnostics_not_panics() {
     common::write_tiny(dir.path());
     std::fs::remove_file(dir.path().join("Tiny_PSNoFog.dxbc")).unwrap();
     let err = builder(dir.path()).build().unwrap_err();
-    let BuildError::Effect(d) = err else {
-        panic!("{err}")
-    };
+    let BuildError::Effect(d) = err else { panic!("{err}") };
     let first = d.first().unwrap();
     // The pixel rule is on line 42, its path value at column 9.
     assert_eq!((first.line, first.column), (42, 9), "{first}");
@@ -81,13 +72,8 @@ fn errors_are_diagnostics_not_panics() {
     // (The first attempt cached the translations that succeeded; start from an empty cache.)
     std::fs::remove_dir_all(dir.path().join("out")).unwrap();
     let err = builder(dir.path()).translator(failing).build().unwrap_err();
-    let BuildError::Effect(d) = err else {
-        panic!("{err}")
-    };
+    let BuildError::Effect(d) = err else { panic!("{err}") };
     let first = d.first().unwrap();
     assert_eq!((first.line, first.column), (39, 42), "{first}");
-    assert!(
-        first.message.contains("Tiny_VSLit.dxbc") && first.message.contains("instruction 7"),
-        "{first}"
-    );
+    assert!(first.message.contains("Tiny_VSLit.dxbc") && first.message.contains("instruction 7"), "{first}");
 }

@@ -10,16 +10,12 @@ fn repo() -> PathBuf {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("DXBC_WGSL_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/corpus"));
+    let dir =
+        std::env::var_os("DXBC_WGSL_CORPUS").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared/corpus"));
     if dir.join("directxtk").is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "corpus not found at {} (set DXBC_WGSL_CORPUS): skipping the pairings check",
-            dir.display()
-        );
+        eprintln!("corpus not found at {} (set DXBC_WGSL_CORPUS): skipping the pairings check", dir.display());
         None
     }
 }
@@ -29,37 +25,21 @@ fn corpus() -> Option<PathBuf> {
 fn check_pairings(effect_file: &str, family: &str, values: impl Fn(&Effect, usize) -> Vec<usize>) {
     let Some(corpus) = corpus() else { return };
     let effect = Effect::load(&repo().join("example-engine/effects").join(effect_file)).unwrap();
-    let text = std::fs::read_to_string(corpus.join("directxtk").join(family).join("pairings.json"))
-        .unwrap();
+    let text = std::fs::read_to_string(corpus.join("directxtk").join(family).join("pairings.json")).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let table = json["permutations"].as_array().unwrap();
     let pass = &effect.passes[0];
-    let stem = |r: dxbc_wgsl_build::effect::ShaderRef| {
-        r.path.file_stem().unwrap().to_string_lossy().into_owned()
-    };
+    let stem = |r: dxbc_wgsl_build::effect::ShaderRef| r.path.file_stem().unwrap().to_string_lossy().into_owned();
     let mut seen = std::collections::BTreeSet::new();
     for entry in table {
         let index = entry["permutation"].as_u64().unwrap() as usize;
         let v = values(&effect, index);
-        assert!(
-            effect.permutations().contains(&v),
-            "DirectXTK permutation {index} is excluded"
-        );
+        assert!(effect.permutations().contains(&v), "DirectXTK permutation {index} is excluded");
         seen.insert(v.clone());
         let vs = stem(effect.shader_for(&pass.vertex, &v).unwrap());
         let ps = stem(effect.shader_for(pass.pixel.as_ref().unwrap(), &v).unwrap());
-        assert_eq!(
-            vs,
-            entry["vs"].as_str().unwrap(),
-            "vertex shader of permutation {index} ({})",
-            entry["comment"]
-        );
-        assert_eq!(
-            ps,
-            entry["ps"].as_str().unwrap(),
-            "pixel shader of permutation {index} ({})",
-            entry["comment"]
-        );
+        assert_eq!(vs, entry["vs"].as_str().unwrap(), "vertex shader of permutation {index} ({})", entry["comment"]);
+        assert_eq!(ps, entry["ps"].as_str().unwrap(), "pixel shader of permutation {index} ({})", entry["comment"]);
     }
     // And the effect has no permutation DirectXTK lacks.
     assert_eq!(seen.len(), effect.permutations().len());
@@ -114,15 +94,9 @@ fn builder_caches_real_translations() {
             .unwrap_or_else(|e| panic!("{e}"))
     };
     let first = build();
-    assert_eq!(
-        (first.effects[0].translated, first.effects[0].cached),
-        (42, 0)
-    );
+    assert_eq!((first.effects[0].translated, first.effects[0].cached), (42, 0));
     let second = build();
-    assert_eq!(
-        (second.effects[0].translated, second.effects[0].cached),
-        (0, 42)
-    );
+    assert_eq!((second.effects[0].translated, second.effects[0].cached), (0, 42));
     assert!(!second.effects[0].written);
     let code = std::fs::read_to_string(out.path().join("basic_effect.rs")).unwrap();
     assert!(code.contains("pub mod basic_effect {"));

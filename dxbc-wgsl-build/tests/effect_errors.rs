@@ -25,11 +25,7 @@ pixel = "Tiny_PS.dxbc"
 /// 1-based line and column of the `nth` occurrence of `needle` (counted independently of the
 /// crate's own position code).
 fn pos(text: &str, needle: &str, nth: usize) -> (usize, usize) {
-    let at = text
-        .match_indices(needle)
-        .nth(nth)
-        .unwrap_or_else(|| panic!("`{needle}` not in text"))
-        .0;
+    let at = text.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("`{needle}` not in text")).0;
     let line = text[..at].matches('\n').count() + 1;
     let col = at - text[..at].rfind('\n').map_or(0, |p| p + 1) + 1;
     (line, col)
@@ -39,19 +35,12 @@ fn pos(text: &str, needle: &str, nth: usize) -> (usize, usize) {
 /// `message`.
 #[track_caller]
 fn expect_at(text: &str, needle: &str, nth: usize, message: &str) {
-    let err = Effect::parse(Path::new("fx/e.effect.toml"), text.to_string())
-        .expect_err("the file should be rejected");
+    let err = Effect::parse(Path::new("fx/e.effect.toml"), text.to_string()).expect_err("the file should be rejected");
     let d = err.first().unwrap();
     assert_eq!(d.file, Path::new("fx/e.effect.toml"));
     assert_eq!((d.line, d.column), pos(text, needle, nth), "{d}");
-    assert!(
-        d.message.contains(message),
-        "message `{}` lacks `{message}`",
-        d.message
-    );
-    assert!(d
-        .to_string()
-        .starts_with(&format!("fx/e.effect.toml:{}:{}: ", d.line, d.column)));
+    assert!(d.message.contains(message), "message `{}` lacks `{message}`", d.message);
+    assert!(d.to_string().starts_with(&format!("fx/e.effect.toml:{}:{}: ", d.line, d.column)));
 }
 
 #[test]
@@ -65,12 +54,7 @@ fn toml_syntax() {
 
 #[test]
 fn unknown_top_level_key() {
-    expect_at(
-        &format!("{HEAD}[pases.main]\nvertex = \"x\"\n"),
-        "pases",
-        0,
-        "unknown key `pases`",
-    );
+    expect_at(&format!("{HEAD}[pases.main]\nvertex = \"x\"\n"), "pases", 0, "unknown key `pases`");
 }
 
 #[test]
@@ -85,32 +69,17 @@ fn unknown_key_in_a_table() {
 
 #[test]
 fn missing_effect_name() {
-    expect_at(
-        &format!("[effect]\ndescription = \"x\"\n{PASS}"),
-        "[effect]",
-        0,
-        "needs a `name`",
-    );
+    expect_at(&format!("[effect]\ndescription = \"x\"\n{PASS}"), "[effect]", 0, "needs a `name`");
 }
 
 #[test]
 fn effect_name_not_an_identifier() {
-    expect_at(
-        &format!("[effect]\nname = \"Basic Effect\"\n{PASS}"),
-        "\"Basic Effect\"",
-        0,
-        "must be an identifier",
-    );
+    expect_at(&format!("[effect]\nname = \"Basic Effect\"\n{PASS}"), "\"Basic Effect\"", 0, "must be an identifier");
 }
 
 #[test]
 fn wrong_value_type() {
-    expect_at(
-        &format!("[effect]\nname = 3\n{PASS}"),
-        "3",
-        0,
-        "must be a string, found an integer",
-    );
+    expect_at(&format!("[effect]\nname = 3\n{PASS}"), "3", 0, "must be a string, found an integer");
 }
 
 #[test]
@@ -145,28 +114,13 @@ fn axis_value_twice() {
 
 #[test]
 fn exclude_unknown_axis() {
-    expect_at(
-        &format!("{HEAD}[permutations]\nexclude = [{{ fgo = true }}]\n{PASS}"),
-        "fgo",
-        0,
-        "no axis named `fgo`",
-    );
+    expect_at(&format!("{HEAD}[permutations]\nexclude = [{{ fgo = true }}]\n{PASS}"), "fgo", 0, "no axis named `fgo`");
 }
 
 #[test]
 fn exclude_value_of_the_wrong_kind() {
-    expect_at(
-        &format!("{HEAD}[permutations]\nexclude = [{{ fog = \"yes\" }}]\n{PASS}"),
-        "\"yes\"",
-        0,
-        "is a bool",
-    );
-    expect_at(
-        &format!("{HEAD}[permutations]\nexclude = [{{ mode = \"c\" }}]\n{PASS}"),
-        "\"c\"",
-        0,
-        "has no value `c`",
-    );
+    expect_at(&format!("{HEAD}[permutations]\nexclude = [{{ fog = \"yes\" }}]\n{PASS}"), "\"yes\"", 0, "is a bool");
+    expect_at(&format!("{HEAD}[permutations]\nexclude = [{{ mode = \"c\" }}]\n{PASS}"), "\"c\"", 0, "has no value `c`");
 }
 
 #[test]
@@ -226,12 +180,7 @@ fn overlapping_fields() {
     let text = format!(
         "{HEAD}[layouts.L]\nfields = [\n  {{ name = \"A\", type = \"float4\", offset = \"c0\" }},\n  {{ name = \"B\", type = \"float\", offset = \"c0.w\" }},\n]\n{PASS}"
     );
-    expect_at(
-        &text,
-        "\"c0.w\"",
-        0,
-        "field `B` (float, c0.w..byte 16) overlaps field `A`",
-    );
+    expect_at(&text, "\"c0.w\"", 0, "field `B` (float, c0.w..byte 16) overlaps field `A`");
 }
 
 #[test]
@@ -247,7 +196,9 @@ fn duplicate_field_name() {
 #[test]
 fn packing_on_a_vector() {
     expect_at(
-        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float4\", packing = \"row_major\" }}]\n{PASS}"),
+        &format!(
+            "{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float4\", packing = \"row_major\" }}]\n{PASS}"
+        ),
         "\"row_major\"",
         0,
         "applies to matrices",
@@ -282,12 +233,7 @@ fn cbuffer_register() {
 
 #[test]
 fn cbuffer_without_layout() {
-    expect_at(
-        &format!("{HEAD}[cbuffers.P]\nregister = \"b0\"\n{PASS}"),
-        "P]",
-        0,
-        "needs `layout = \"Name\"`",
-    );
+    expect_at(&format!("{HEAD}[cbuffers.P]\nregister = \"b0\"\n{PASS}"), "P]", 0, "needs `layout = \"Name\"`");
 }
 
 #[test]
@@ -300,18 +246,8 @@ fn cbuffer_register_twice() {
 
 #[test]
 fn resource_register_key() {
-    expect_at(
-        &format!("{HEAD}[resources]\nb0 = \"params\"\n{PASS}"),
-        "b0",
-        0,
-        "declared in [cbuffers.Name]",
-    );
-    expect_at(
-        &format!("{HEAD}[resources]\nx3 = \"thing\"\n{PASS}"),
-        "x3",
-        0,
-        "not a D3D register",
-    );
+    expect_at(&format!("{HEAD}[resources]\nb0 = \"params\"\n{PASS}"), "b0", 0, "declared in [cbuffers.Name]");
+    expect_at(&format!("{HEAD}[resources]\nx3 = \"thing\"\n{PASS}"), "x3", 0, "not a D3D register");
 }
 
 #[test]
@@ -354,49 +290,31 @@ fn no_pass() {
 
 #[test]
 fn pass_without_vertex_shader() {
-    expect_at(
-        &format!("{HEAD}[passes.main]\npixel = \"p.dxbc\"\n"),
-        "main",
-        0,
-        "needs a `vertex` shader",
-    );
+    expect_at(&format!("{HEAD}[passes.main]\npixel = \"p.dxbc\"\n"), "main", 0, "needs a `vertex` shader");
 }
 
 #[test]
 fn pattern_unknown_axis() {
     // The column is the substitution's inside the string.
-    expect_at(
-        &format!("{HEAD}[passes.main]\nvertex = \"VS{{fgo:NoFog}}.dxbc\"\n"),
-        "fgo",
-        0,
-        "no axis named `fgo`",
-    );
+    expect_at(&format!("{HEAD}[passes.main]\nvertex = \"VS{{fgo:NoFog}}.dxbc\"\n"), "fgo", 0, "no axis named `fgo`");
 }
 
 #[test]
 fn pattern_bool_form_on_an_enum() {
-    expect_at(
-        &format!("{HEAD}[passes.main]\nvertex = \"VS{{mode:X}}.dxbc\"\n"),
-        "mode:X",
-        0,
-        "is an enumeration",
-    );
+    expect_at(&format!("{HEAD}[passes.main]\nvertex = \"VS{{mode:X}}.dxbc\"\n"), "mode:X", 0, "is an enumeration");
 }
 
 #[test]
 fn rule_never_used() {
     let text = format!("{HEAD}[passes.main]\nvertex = [\n  {{ path = \"a.dxbc\" }},\n  {{ when = {{ fog = true }}, path = \"b.dxbc\" }},\n]\n");
-    expect_at(
-        &text,
-        "{ when",
-        0,
-        "this rule is never used: the rule on line 9",
-    );
+    expect_at(&text, "{ when", 0, "this rule is never used: the rule on line 9");
 }
 
 #[test]
 fn when_unknown_value() {
-    let text = format!("{HEAD}[passes.main]\nvertex = [{{ when = {{ mode = \"z\" }}, path = \"a.dxbc\" }}, {{ path = \"b.dxbc\" }}]\n");
+    let text = format!(
+        "{HEAD}[passes.main]\nvertex = [{{ when = {{ mode = \"z\" }}, path = \"a.dxbc\" }}, {{ path = \"b.dxbc\" }}]\n"
+    );
     expect_at(&text, "\"z\"", 0, "axis `mode` has no value `z`");
 }
 
@@ -419,8 +337,7 @@ fn compile_err(text: &str) -> (String, dxbc_wgsl_build::Diagnostic) {
     let path = dir.path().join("e.effect.toml");
     std::fs::write(&path, text).unwrap();
     let effect = Effect::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    let err =
-        compile::compile(effect, &mut common::FakeTranslator::default()).expect_err("should fail");
+    let err = compile::compile(effect, &mut common::FakeTranslator::default()).expect_err("should fail");
     (text.to_string(), err.first().unwrap().clone())
 }
 
@@ -428,11 +345,7 @@ fn compile_err(text: &str) -> (String, dxbc_wgsl_build::Diagnostic) {
 fn expect_compile_at(text: &str, needle: &str, nth: usize, message: &str) {
     let (text, d) = compile_err(text);
     assert_eq!((d.line, d.column), pos(&text, needle, nth), "{d}");
-    assert!(
-        d.message.contains(message),
-        "message `{}` lacks `{message}`",
-        d.message
-    );
+    assert!(d.message.contains(message), "message `{}` lacks `{message}`", d.message);
 }
 
 const TINY_LAYOUT: &str = r#"
@@ -481,9 +394,7 @@ fn pixel_input_not_written_by_the_vertex_shader() {
 
 #[test]
 fn shader_of_the_wrong_stage() {
-    let text = format!(
-        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_PS.dxbc\"\n"
-    );
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_PS.dxbc\"\n");
     expect_compile_at(
         &text,
         "\"Tiny_PS.dxbc\"",
@@ -494,19 +405,10 @@ fn shader_of_the_wrong_stage() {
 
 #[test]
 fn missing_shader_file_names_the_path() {
-    let text = format!(
-        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VSMissing.dxbc\"\n"
-    );
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VSMissing.dxbc\"\n");
     let (text, d) = compile_err(&text);
-    assert_eq!(
-        (d.line, d.column),
-        pos(&text, "\"Tiny_VSMissing.dxbc\"", 0),
-        "{d}"
-    );
-    assert!(
-        d.message.contains("shader file not found: ") && d.message.ends_with("Tiny_VSMissing.dxbc"),
-        "{d}"
-    );
+    assert_eq!((d.line, d.column), pos(&text, "\"Tiny_VSMissing.dxbc\"", 0), "{d}");
+    assert!(d.message.contains("shader file not found: ") && d.message.ends_with("Tiny_VSMissing.dxbc"), "{d}");
 }
 
 #[test]
@@ -514,19 +416,12 @@ fn no_rule_for_a_permutation() {
     let text = format!(
         "{HEAD}{TINY_LAYOUT}\n[passes.main]\nvertex = [{{ when = {{ fog = true }}, path = \"Tiny_VS.dxbc\" }}]\n"
     );
-    expect_compile_at(
-        &text,
-        "vertex",
-        0,
-        "no vertex shader rule matches the permutation fog=false, mode=a",
-    );
+    expect_compile_at(&text, "vertex", 0, "no vertex shader rule matches the permutation fog=false, mode=a");
 }
 
 #[test]
 fn vertex_format_override_unused_or_incompatible() {
-    let base = format!(
-        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\n"
-    );
+    let base = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\n");
     expect_compile_at(
         &format!("{base}[vertex_formats]\nTEXCOORD3 = \"float32x2\"\n"),
         "TEXCOORD3",
@@ -546,10 +441,5 @@ fn header_symbol_on_a_binary_file() {
     let text = format!(
         "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = {{ path = \"Tiny_VS.dxbc\", symbol = \"g_VS\" }}\n"
     );
-    expect_compile_at(
-        &text,
-        "\"Tiny_VS.dxbc\"",
-        0,
-        "is a DXBC container, not a header",
-    );
+    expect_compile_at(&text, "\"Tiny_VS.dxbc\"", 0, "is a DXBC container, not a header");
 }

@@ -19,27 +19,17 @@ fn permutations_and_lookup() {
     let d = fx::Permutation::default();
     assert!(d.fog && !d.texture && d.shading == fx::Shading::Flat);
     // Excluded combination.
-    let lit_tx = fx::Permutation {
-        shading: fx::Shading::Lit,
-        texture: true,
-        fog: true,
-    };
+    let lit_tx = fx::Permutation { shading: fx::Shading::Lit, texture: true, fog: true };
     assert_eq!(lit_tx.index(), None);
     assert!(lit_tx.shaders().is_none());
     // The lit permutation uses the lit vertex shader and the untextured pixel shader.
-    let lit = fx::Permutation {
-        shading: fx::Shading::Lit,
-        ..d
-    };
+    let lit = fx::Permutation { shading: fx::Shading::Lit, ..d };
     let s = lit.shaders().unwrap();
     assert_eq!(s.vertex.label, "Tiny_VSLit.dxbc");
     assert_eq!(s.pixel.unwrap().label, "Tiny_PS.dxbc");
     assert_eq!(s.vertex.wgsl, fx::wgsl::TINY_VS_LIT);
     let no_fog = fx::Permutation { fog: false, ..lit };
-    assert_eq!(
-        no_fog.shaders().unwrap().pixel.unwrap().wgsl,
-        fx::wgsl::TINY_PS_NO_FOG
-    );
+    assert_eq!(no_fog.shaders().unwrap().pixel.unwrap().wgsl, fx::wgsl::TINY_PS_NO_FOG);
 }
 
 #[test]
@@ -68,12 +58,7 @@ fn vertex_layouts() {
     let l = d.vertex_buffer_layout().unwrap();
     assert_eq!(l.array_stride, 12);
     assert_eq!(l.attributes[0].format, wgpu::VertexFormat::Float32x3);
-    let lit = fx::Permutation {
-        shading: fx::Shading::Lit,
-        ..d
-    }
-    .vertex_buffer_layout()
-    .unwrap();
+    let lit = fx::Permutation { shading: fx::Shading::Lit, ..d }.vertex_buffer_layout().unwrap();
     assert_eq!(lit.array_stride, 28);
     assert_eq!(lit.attributes[2].format, wgpu::VertexFormat::Unorm8x4);
     assert_eq!(std::mem::size_of::<fx::VertexPositionNormalColor>(), 28);

@@ -24,50 +24,32 @@ use syn::{parse_macro_input, LitStr};
 #[proc_macro]
 pub fn include_effect(input: TokenStream) -> TokenStream {
     let lit = parse_macro_input!(input as LitStr);
-    let base = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_default();
+    let base = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
     let path = base.join(lit.value());
-    expand(&path, &lit)
-        .unwrap_or_else(|e| e.to_compile_error())
-        .into()
+    expand(&path, &lit).unwrap_or_else(|e| e.to_compile_error()).into()
 }
 
 fn expand(path: &Path, lit: &LitStr) -> Result<proc_macro2::TokenStream, syn::Error> {
     let mut tracked: Vec<PathBuf> = vec![path.to_path_buf()];
     let result = dxbc_wgsl_build::Effect::load(path).and_then(|effect| {
-        tracked.extend(
-            dxbc_wgsl_build::builder::candidate_inputs(&effect)
-                .into_iter()
-                .filter(|p| p.is_file()),
-        );
+        tracked.extend(dxbc_wgsl_build::builder::candidate_inputs(&effect).into_iter().filter(|p| p.is_file()));
         dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
     });
     let mut out = String::new();
     for file in tracked.iter().filter(|p| p.is_file()) {
         let abs = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
-        out.push_str(&format!(
-            "const _: &[u8] = include_bytes!({:?});\n",
-            abs.to_string_lossy()
-        ));
+        out.push_str(&format!("const _: &[u8] = include_bytes!({:?});\n", abs.to_string_lossy()));
     }
     match result {
         Ok(compiled) => {
             out.push_str(&dxbc_wgsl_build::generate(&compiled));
-            out.parse::<proc_macro2::TokenStream>().map_err(|e| {
-                syn::Error::new(
-                    lit.span(),
-                    format!("internal error: generated code does not parse: {e}"),
-                )
-            })
+            out.parse::<proc_macro2::TokenStream>()
+                .map_err(|e| syn::Error::new(lit.span(), format!("internal error: generated code does not parse: {e}")))
         }
         Err(diags) => {
-            let mut errors = diags
-                .iter()
-                .map(|d| syn::Error::new(lit.span(), d.to_string()));
-            let mut first = errors
-                .next()
-                .unwrap_or_else(|| syn::Error::new(lit.span(), "the effect failed to compile"));
+            let mut errors = diags.iter().map(|d| syn::Error::new(lit.span(), d.to_string()));
+            let mut first =
+                errors.next().unwrap_or_else(|| syn::Error::new(lit.span(), "the effect failed to compile"));
             for e in errors {
                 first.combine(e);
             }
@@ -76,5 +58,44 @@ fn expand(path: &Path, lit: &LitStr) -> Result<proc_macro2::TokenStream, syn::Er
             tokens.extend(first.to_compile_error());
             Ok(tokens)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand_str(relative: &str) -> String {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+        let lit = LitStr::new(relative, proc_macro2::Span::call_site());
+        expand(&path, &lit).unwrap().to_string()
+    }
+
+    #[test]
+    fn expansion_tracks_every_file_it_read() {
+        let out = expand_str("../example-engine/effects/dual_texture.effect.toml");
+        // The effect file and its six blobs.
+        assert_eq!(out.matches("include_bytes !").count(), 7, "{}", &out[..out.len().min(2000)]);
+        assert!(out.contains("dual_texture.effect.toml"));
+        assert!(out.contains("DualTextureEffect_PSDualTextureNoFog.dxbc"));
+        assert!(out.contains("pub mod dual_texture_effect"));
+    }
+
+    #[test]
+    fn errors_become_compile_errors_with_positions() {
+        let dir = std::env::temp_dir().join(format!("dxbc-wgsl-macros-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bad.effect.toml");
+        std::fs::write(&file, "[effect]\nname = \"Bad\"\n[passes.main]\nvertex = \"missing.dxbc\"\n").unwrap();
+        let lit = LitStr::new("bad.effect.toml", proc_macro2::Span::call_site());
+        let out = expand(&file, &lit).unwrap().to_string();
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(
+            out.contains("bad.effect.toml:4:10: vertex shader missing.dxbc of pass `main`: shader file not found"),
+            "{out}"
+        );
+        // The effect file is still tracked, so fixing it recompiles.
+        assert!(out.contains("include_bytes"), "{out}");
     }
 }

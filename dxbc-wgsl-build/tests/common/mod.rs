@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 
 use dxbc_wgsl_build::compile::{self, CompiledEffect, Translator};
 use dxbc_wgsl_build::effect::{ShaderRef, Stage};
-use dxbc_wgsl_build::stage::{
-    Binding, BindingKind, Interface, RegisterClass, SampleType, ScalarKind, StageInfo,
-};
+use dxbc_wgsl_build::stage::{Binding, BindingKind, Interface, RegisterClass, SampleType, ScalarKind, StageInfo};
 use dxbc_wgsl_build::Effect;
 
 pub const TINY_EFFECT: &str = r#"# A small effect for the generator's golden test.
@@ -69,23 +67,13 @@ pub const TINY_FILES: &[&str] = &[
     "Tiny_PSTxNoFog.dxbc",
 ];
 
-pub fn iface(
-    semantic: &str,
-    index: u32,
-    register: u32,
-    location: Option<u32>,
-    components: u8,
-) -> Interface {
+pub fn iface(semantic: &str, index: u32, register: u32, location: Option<u32>, components: u8) -> Interface {
     Interface {
         semantic: semantic.into(),
         semantic_index: index,
         register,
         location,
-        builtin: if location.is_none() {
-            Some("position".into())
-        } else {
-            None
-        },
+        builtin: if location.is_none() { Some("position".into()) } else { None },
         scalar: ScalarKind::Float,
         components,
         first_component: 0,
@@ -163,11 +151,7 @@ pub fn fake_info(label: &str) -> StageInfo {
                 space: 0,
                 group: 1,
                 binding: 32,
-                kind: BindingKind::Texture {
-                    dimension: "2d".into(),
-                    sample: SampleType::Float,
-                    multisampled: false,
-                },
+                kind: BindingKind::Texture { dimension: "2d".into(), sample: SampleType::Float, multisampled: false },
                 name: "t0".into(),
             });
         }

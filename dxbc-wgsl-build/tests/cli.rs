@@ -1,0 +1,70 @@
+//! The `dxbc-wgsl` binary: exit status and one-line errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dxbc-wgsl")).args(args).output().unwrap()
+}
+
+fn blob(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../example-engine/shaders/directxtk/BasicEffect")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn translate_writes_wgsl_or_fails_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("vs.wgsl");
+    let r = run(&["translate", &blob("BasicEffect_VSBasic.dxbc"), "-o", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(std::fs::read_to_string(&out).unwrap().contains("@vertex"));
+
+    let r = run(&["translate", "no/such/file.dxbc"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: shader file not found: no/such/file.dxbc"), "{err}");
+
+    // Not a container.
+    let junk = dir.path().join("junk.dxbc");
+    std::fs::write(&junk, [0u8, 1, 2, 3, 0xff]).unwrap();
+    let r = run(&["translate", junk.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&r.stderr).lines().count(), 1);
+}
+
+#[test]
+fn info_and_disasm() {
+    let r = run(&["info", &blob("BasicEffect_PSBasicTx.dxbc")]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("SHDR"));
+    let r = run(&["disasm", &blob("BasicEffect_PSBasicTx.dxbc")]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("sample"));
+}
+
+#[test]
+fn effect_reports_permutations_or_the_first_error() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/effects/dual_texture.effect.toml");
+    let r = run(&["effect", file.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(text.contains("4 permutations, 6 distinct shaders"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.effect.toml");
+    std::fs::write(
+        &bad,
+        "[effect]\nname = \"B\"\n[axes]\nfog = \"bool\"\n[passes.main]\nvertex = \"VS{fgo:X}.dxbc\"\n",
+    )
+    .unwrap();
+    let r = run(&["effect", bad.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("bad.effect.toml:6:14: `{fgo:X}`: no axis named `fgo`"), "{err}");
+}

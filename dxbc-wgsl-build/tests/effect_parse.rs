@@ -1,0 +1,99 @@
+//! Effect files that are valid: the model the parser builds.
+
+use std::path::Path;
+
+use dxbc_wgsl_build::effect::{AxisKind, Stage};
+use dxbc_wgsl_build::Effect;
+
+fn parse(text: &str) -> Effect {
+    Effect::parse(Path::new("dir/e.effect.toml"), text.to_string()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn axes_forms_defaults_and_order() {
+    let e = parse(
+        r#"
+[effect]
+name = "MyEffect"
+shader_dir = "../blobs"
+[axes]
+zeta = "bool"
+alpha = ["x", "y", "z"]
+fog = { type = "bool", default = true }
+mode = { values = ["a", "b"], default = "b", doc = "Mode." }
+[permutations]
+exclude = [{ alpha = ["y", "z"], zeta = true }]
+[passes.main]
+vertex = "v{alpha}{zeta:Z}{fog::NoFog}{mode:a=A,b=B}.cso"
+"#,
+    );
+    assert_eq!(e.module, "my_effect");
+    assert_eq!(e.shader_dir, Path::new("dir/../blobs"));
+    // Declaration order, not alphabetical.
+    let names: Vec<_> = e.axes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["zeta", "alpha", "fog", "mode"]);
+    assert_eq!(e.axes[1].kind, AxisKind::Enum(vec!["x".into(), "y".into(), "z".into()]));
+    assert_eq!((e.axes[2].default, e.axes[3].default), (1, 1));
+    assert_eq!(e.axes[3].doc.as_deref(), Some("Mode."));
+    let perms = e.permutations();
+    // 2 * 3 * 2 * 2 = 24, minus zeta=true with alpha y or z (8).
+    assert_eq!(perms.len(), 16);
+    assert_eq!(perms[0], vec![0, 0, 0, 0]);
+    assert_eq!(perms[1], vec![0, 0, 0, 1]);
+    assert_eq!(*perms.last().unwrap(), vec![1, 0, 1, 1]);
+    let r = e.shader_for(&e.passes[0].vertex, &[1, 0, 0, 1]).unwrap();
+    assert_eq!(r.path, Path::new("dir/../blobs/vxZNoFogB.cso"));
+}
+
+#[test]
+fn layouts_cbuffers_resources_and_formats() {
+    let e = parse(
+        r#"
+[effect]
+name = "E"
+[layouts.Shared]
+doc = "Shared."
+[[layouts.Shared.fields]]
+name = "A"
+type = "float3"
+[[layouts.Shared.fields]]
+name = "B"
+type = "float"
+[[layouts.Shared.fields]]
+name = "M"
+type = "row_major float4x3"
+[cbuffers.VsParams]
+register = "b0"
+layout = "Shared"
+stages = ["vertex"]
+[cbuffers.PsParams]
+register = "b0"
+stages = ["pixel"]
+fields = [{ name = "Tint", type = "float4" }]
+[resources]
+t0 = "albedo"
+s0 = { name = "albedo_sampler", stages = ["pixel"], doc = "Linear." }
+[vertex_formats]
+COLOR = "B8G8R8A8_UNORM"
+texcoord1 = "float16x2"
+[passes.main]
+vertex = { path = "shaders.h", symbol = "g_vs" }
+pixel = { path = "shaders.h", symbol = "g_ps" }
+"#,
+    );
+    let shared = &e.layouts[0];
+    assert_eq!(shared.doc.as_deref(), Some("Shared."));
+    let offs: Vec<_> = shared.fields.iter().map(|f| f.offset).collect();
+    assert_eq!(offs, [0, 12, 16]);
+    assert_eq!(shared.size(), 16 + 3 * 16 + 16);
+    assert_eq!(e.cbuffers.len(), 2);
+    assert_eq!(e.cbuffers[0].stages, Some(vec![Stage::Vertex]));
+    assert_eq!(e.layouts[e.cbuffers[1].layout].name, "PsParams");
+    assert_eq!(e.resources[1].name, "albedo_sampler");
+    assert_eq!(e.resources[1].doc.as_deref(), Some("Linear."));
+    assert_eq!(e.vertex_formats[0].format.wgpu, "Unorm8x4Bgra");
+    assert_eq!((e.vertex_formats[1].semantic.as_str(), e.vertex_formats[1].index), ("texcoord", 1));
+    let r = e.shader_for(e.passes[0].pixel.as_ref().unwrap(), &[]).unwrap();
+    assert_eq!(r.symbol.as_deref(), Some("g_ps"));
+    assert_eq!(r.label(), "shaders.h:g_ps");
+}
