@@ -90,13 +90,7 @@ pub enum BuildError {
 impl Builder {
     /// A builder with no effects; output to `OUT_DIR`, paths relative to `CARGO_MANIFEST_DIR`.
     pub fn new() -> Self {
-        Builder {
-            effects: Vec::new(),
-            out_dir: None,
-            base_dir: None,
-            cargo: true,
-            translate: compile::translate_bytes,
-        }
+        Builder { effects: Vec::new(), out_dir: None, base_dir: None, cargo: true, translate: compile::translate_bytes }
     }
 
     /// Adds an effect file (relative paths are relative to the crate's `Cargo.toml` directory).
@@ -139,9 +133,7 @@ impl Builder {
     pub fn build(self) -> Result<BuildReport, BuildError> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR")
-                .map(PathBuf::from)
-                .ok_or(BuildError::NoOutDir)?,
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(BuildError::NoOutDir)?,
         };
         let base = self
             .base_dir
@@ -262,13 +254,8 @@ impl Translator for CachingTranslator {
         let info = (self.translate)(bytes)?;
         self.translated += 1;
         let json = serde_json::to_vec(&info).expect("StageInfo serializes");
-        if let Err(e) =
-            std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json))
-        {
-            self.io_error.get_or_insert(BuildError::Io {
-                path: file,
-                source: e,
-            });
+        if let Err(e) = std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json)) {
+            self.io_error.get_or_insert(BuildError::Io { path: file, source: e });
         }
         Ok(info)
     }
@@ -279,10 +266,7 @@ impl Translator for CachingTranslator {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     {
         let mut f = std::fs::File::create(&tmp)?;
@@ -299,9 +283,6 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
-    write_atomic(path, bytes).map_err(|source| BuildError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    write_atomic(path, bytes).map_err(|source| BuildError::Io { path: path.to_path_buf(), source })?;
     Ok(true)
 }

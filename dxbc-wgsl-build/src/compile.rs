@@ -5,9 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::effect::{
-    pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules,
-};
+use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules};
 use crate::stage::{BindingKind, RegisterClass, StageInfo};
 
 /// An effect with every permutation's shaders translated and checked.
@@ -104,14 +102,9 @@ impl Translator for DirectTranslator {
 /// # Errors
 /// The translator's message, or a note that the stage is not one effects support.
 pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
-    let t = dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default())
-        .map_err(|e| e.to_string())?;
-    StageInfo::from_translation(&t).ok_or_else(|| {
-        format!(
-            "{} shaders cannot be used in an effect pass",
-            t.stage.name()
-        )
-    })
+    let t = dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()).map_err(|e| e.to_string())?;
+    StageInfo::from_translation(&t)
+        .ok_or_else(|| format!("{} shaders cannot be used in an effect pass", t.stage.name()))
 }
 
 /// Reads a shader input: a raw container (`.dxbc`, `.cso`, anything starting with `DXBC`), or an
@@ -142,8 +135,7 @@ pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, String> {
             shader.path.display()
         )
     })?;
-    let blobs = dxbc_wgsl::header::parse_header(&text)
-        .map_err(|e| format!("{}: {e}", shader.path.display()))?;
+    let blobs = dxbc_wgsl::header::parse_header(&text).map_err(|e| format!("{}: {e}", shader.path.display()))?;
     let blob = dxbc_wgsl::header::select(blobs, shader.symbol.as_deref())
         .map_err(|e| format!("{}: {e}", shader.path.display()))?;
     Ok(blob.bytes)
@@ -171,10 +163,7 @@ pub const RESERVED_TYPES: &[&str] = &[
 ///
 /// # Errors
 /// Every problem found, each at a position in the effect file.
-pub fn compile(
-    effect: Effect,
-    translator: &mut dyn Translator,
-) -> Result<CompiledEffect, Diagnostics> {
+pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<CompiledEffect, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let push = |errors: &mut Vec<Diagnostic>, d: Diagnostic| {
         if !errors.contains(&d) {
@@ -184,10 +173,7 @@ pub fn compile(
     let permutations = effect.permutations();
 
     // Generated type names must not collide.
-    let mut types: Vec<(String, String)> = RESERVED_TYPES
-        .iter()
-        .map(|t| (t.to_string(), "generated".into()))
-        .collect();
+    let mut types: Vec<(String, String)> = RESERVED_TYPES.iter().map(|t| (t.to_string(), "generated".into())).collect();
     for a in &effect.axes {
         if let crate::effect::AxisKind::Enum(_) = a.kind {
             let t = pascal_case(&a.name);
@@ -196,10 +182,7 @@ pub fn compile(
                     &mut errors,
                     effect.error(
                         &a.span,
-                        format!(
-                            "axis `{}` would generate type `{t}`, which is already a {what} type",
-                            a.name
-                        ),
+                        format!("axis `{}` would generate type `{t}`, which is already a {what} type", a.name),
                     ),
                 );
             }
@@ -209,7 +192,16 @@ pub fn compile(
     for l in &effect.layouts {
         let t = pascal_case(&l.name);
         if let Some((_, what)) = types.iter().find(|(n, _)| *n == t) {
-            push(&mut errors, effect.error(&l.span, format!("layout `{}` would generate struct `{t}`, which is already a {what} type; rename the layout", l.name)));
+            push(
+                &mut errors,
+                effect.error(
+                    &l.span,
+                    format!(
+                        "layout `{}` would generate struct `{t}`, which is already a {what} type; rename the layout",
+                        l.name
+                    ),
+                ),
+            );
         }
         types.push((t, "layout".into()));
     }
@@ -228,8 +220,7 @@ pub fn compile(
                             if !inputs.contains(&r.path) {
                                 inputs.push(r.path.clone());
                             }
-                            let info =
-                                read_shader(&r).and_then(|bytes| translator.translate(&r, &bytes));
+                            let info = read_shader(&r).and_then(|bytes| translator.translate(&r, &bytes));
                             loaded.insert(r.clone(), Loaded { info });
                         }
                         Some(r)
@@ -249,10 +240,7 @@ pub fn compile(
 
     // Report load/translation failures at the rule that chose the input.
     let rule_span = |rules: &StageRules, values: &[usize]| -> Span {
-        effect
-            .rule_for(rules, values)
-            .map(|r| r.path_span.clone())
-            .unwrap_or(rules.span.clone())
+        effect.rule_for(rules, values).map(|r| r.path_span.clone()).unwrap_or(rules.span.clone())
     };
     for (pi, pass) in effect.passes.iter().enumerate() {
         for (vi, values) in permutations.iter().enumerate() {
@@ -266,12 +254,7 @@ pub fn compile(
                         &mut errors,
                         effect.error(
                             &rule_span(rules, values),
-                            format!(
-                                "{} shader {} of pass `{}`: {msg}",
-                                rules.stage.name(),
-                                r.label(),
-                                pass.name
-                            ),
+                            format!("{} shader {} of pass `{}`: {msg}", rules.stage.name(), r.label(), pass.name),
                         ),
                     ),
                     Ok(info) if info.stage != rules.stage => push(
@@ -307,11 +290,7 @@ pub fn compile(
                 i
             }
             None => {
-                shaders.push(CompiledShader {
-                    const_name: String::new(),
-                    labels: vec![r.label()],
-                    info: info.clone(),
-                });
+                shaders.push(CompiledShader { const_name: String::new(), labels: vec![r.label()], info: info.clone() });
                 shaders.len() - 1
             }
         };
@@ -320,8 +299,7 @@ pub fn compile(
     // Order shaders by stage (vertex first) then label, and name them.
     let mut order: Vec<usize> = (0..shaders.len()).collect();
     order.sort_by(|&a, &b| {
-        (shaders[a].info.stage, &shaders[a].labels[0])
-            .cmp(&(shaders[b].info.stage, &shaders[b].labels[0]))
+        (shaders[a].info.stage, &shaders[a].labels[0]).cmp(&(shaders[b].info.stage, &shaders[b].labels[0]))
     });
     let mut remap = vec![0; shaders.len()];
     for (new, &old) in order.iter().enumerate() {
@@ -358,10 +336,7 @@ pub fn compile(
     for (pi, pass) in effect.passes.iter().enumerate() {
         for (vi, values) in permutations.iter().enumerate() {
             let variant = passes[pi][vi];
-            let stages = [
-                Some((variant.vertex, &pass.vertex)),
-                variant.pixel.zip(pass.pixel.as_ref()),
-            ];
+            let stages = [Some((variant.vertex, &pass.vertex)), variant.pixel.zip(pass.pixel.as_ref())];
             for (si, rules) in stages.into_iter().flatten() {
                 let s = &shaders[si];
                 let at = rule_span(rules, values);
@@ -386,8 +361,7 @@ pub fn compile(
             for si in std::iter::once(v.vertex).chain(v.pixel) {
                 let s = &shaders[si];
                 used |= s.info.bindings.iter().any(|b| {
-                    field_name(&effect, s.info.stage, b.class, b.slot, b.space).as_deref()
-                        == Some(f.name.as_str())
+                    field_name(&effect, s.info.stage, b.class, b.slot, b.space).as_deref() == Some(f.name.as_str())
                 });
             }
             used
@@ -398,9 +372,7 @@ pub fn compile(
         let mut used = false;
         for s in shaders.iter().filter(|s| s.info.stage == Stage::Vertex) {
             for input in s.info.inputs.iter().filter(|i| i.location.is_some()) {
-                if input.semantic.eq_ignore_ascii_case(&o.semantic)
-                    && input.semantic_index == o.index
-                {
+                if input.semantic.eq_ignore_ascii_case(&o.semantic) && input.semantic_index == o.index {
                     used = true;
                     if input.scalar.vertex_kind() != o.format.kind {
                         push(
@@ -433,11 +405,7 @@ pub fn compile(
                     format!(
                         "no vertex shader of the effect reads {}{}",
                         o.semantic,
-                        if o.index == 0 {
-                            String::new()
-                        } else {
-                            o.index.to_string()
-                        }
+                        if o.index == 0 { String::new() } else { o.index.to_string() }
                     ),
                 ),
             );
@@ -448,14 +416,7 @@ pub fn compile(
     }
     inputs.sort();
     inputs.insert(0, effect.path.clone());
-    Ok(CompiledEffect {
-        effect,
-        permutations,
-        shaders,
-        passes,
-        resources,
-        inputs,
-    })
+    Ok(CompiledEffect { effect, permutations, shaders, passes, resources, inputs })
 }
 
 /// The `wgsl::` constant name for a shader label: the file stem (or header symbol) without the
@@ -463,16 +424,12 @@ pub fn compile(
 fn const_name(effect: &str, label: &str) -> String {
     let base = match label.split_once(':') {
         Some((_, sym)) => sym.to_string(),
-        None => Path::new(label)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| label.to_string()),
+        None => {
+            Path::new(label).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| label.to_string())
+        }
     };
-    let trimmed = base
-        .strip_prefix(effect)
-        .map(|r| r.trim_start_matches('_'))
-        .filter(|r| !r.is_empty())
-        .unwrap_or(&base);
+    let trimmed =
+        base.strip_prefix(effect).map(|r| r.trim_start_matches('_')).filter(|r| !r.is_empty()).unwrap_or(&base);
     let mut s = snake_case(trimmed).to_ascii_uppercase();
     if s.is_empty() {
         s = "SHADER".into();
@@ -484,13 +441,7 @@ fn const_name(effect: &str, label: &str) -> String {
 }
 
 /// The `Resources` field name a stage's register binds to.
-pub fn field_name(
-    effect: &Effect,
-    stage: Stage,
-    class: RegisterClass,
-    slot: u32,
-    space: u32,
-) -> Option<String> {
+pub fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32, space: u32) -> Option<String> {
     let applies = |stages: &Option<Vec<Stage>>| stages.as_ref().is_none_or(|s| s.contains(&stage));
     match class {
         RegisterClass::ConstantBuffer => effect
@@ -508,9 +459,7 @@ pub fn field_name(
                 effect
                     .resources
                     .iter()
-                    .find(|r| {
-                        r.class == rc && r.slot == slot && r.space == space && applies(&r.stages)
-                    })
+                    .find(|r| r.class == rc && r.slot == slot && r.space == space && applies(&r.stages))
                     .map(|r| r.name.clone())
                     .unwrap_or_else(|| {
                         if space == 0 {
@@ -573,11 +522,7 @@ fn check_bindings(
         };
         let (kind, cbuffer) = match &b.kind {
             BindingKind::UniformBuffer { size_bytes } => {
-                let ci = effect
-                    .cbuffers
-                    .iter()
-                    .position(|c| snake_case(&c.name) == name)
-                    .expect("field_name found it");
+                let ci = effect.cbuffers.iter().position(|c| snake_case(&c.name) == name).expect("field_name found it");
                 let c = &effect.cbuffers[ci];
                 let layout = &effect.layouts[c.layout];
                 if *size_bytes > layout.size() {
@@ -601,19 +546,13 @@ fn check_bindings(
                 (FieldKind::UniformBuffer, Some(ci))
             }
             BindingKind::StorageBuffer { .. } => (FieldKind::StorageBuffer, None),
-            BindingKind::Texture { .. } | BindingKind::StorageTexture { .. } => {
-                (FieldKind::TextureView, None)
-            }
+            BindingKind::Texture { .. } | BindingKind::StorageTexture { .. } => (FieldKind::TextureView, None),
             BindingKind::Sampler { .. } => (FieldKind::Sampler, None),
         };
         let reg = b.register();
         let doc = match b.class {
             RegisterClass::ConstantBuffer => None,
-            _ => effect
-                .resources
-                .iter()
-                .find(|r| r.name == name)
-                .and_then(|r| r.doc.clone()),
+            _ => effect.resources.iter().find(|r| r.name == name).and_then(|r| r.doc.clone()),
         };
         let describe = b.kind.describe();
         match resources.iter_mut().find(|f| f.name == name) {
@@ -710,10 +649,7 @@ mod tests {
 
     #[test]
     fn const_names_drop_the_effect_prefix() {
-        assert_eq!(
-            const_name("BasicEffect", "BasicEffect_VSBasicTx.dxbc"),
-            "VS_BASIC_TX"
-        );
+        assert_eq!(const_name("BasicEffect", "BasicEffect_VSBasicTx.dxbc"), "VS_BASIC_TX");
         assert_eq!(const_name("BasicEffect", "shaders.h:g_VSMain"), "G_VS_MAIN");
         assert_eq!(const_name("X", "X.dxbc"), "X");
     }

@@ -23,45 +23,23 @@ impl Diagnostic {
     /// A diagnostic at byte offset `at` of `source` (the text of `file`).
     pub fn at(file: &Path, source: &str, at: usize, message: impl Into<String>) -> Self {
         let (line, column) = line_column(source, at);
-        Diagnostic {
-            file: file.to_path_buf(),
-            line,
-            column,
-            message: message.into(),
-        }
+        Diagnostic { file: file.to_path_buf(), line, column, message: message.into() }
     }
 
     /// A diagnostic at the start of `span`.
-    pub fn span(
-        file: &Path,
-        source: &str,
-        span: &Range<usize>,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn span(file: &Path, source: &str, span: &Range<usize>, message: impl Into<String>) -> Self {
         Self::at(file, source, span.start, message)
     }
 
     /// A diagnostic about a whole file (line 1, column 1).
     pub fn file(file: &Path, message: impl Into<String>) -> Self {
-        Diagnostic {
-            file: file.to_path_buf(),
-            line: 1,
-            column: 1,
-            message: message.into(),
-        }
+        Diagnostic { file: file.to_path_buf(), line: 1, column: 1, message: message.into() }
     }
 }
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file.display(),
-            self.line,
-            self.column,
-            self.message
-        )
+        write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)
     }
 }
 

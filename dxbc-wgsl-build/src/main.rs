@@ -20,11 +20,7 @@ use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
 use dxbc_wgsl_build::Effect;
 
 #[derive(Parser)]
-#[command(
-    name = "dxbc-wgsl",
-    version,
-    about = "Translate compiled Direct3D shaders (DXBC) to WGSL"
-)]
+#[command(name = "dxbc-wgsl", version, about = "Translate compiled Direct3D shaders (DXBC) to WGSL")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -92,19 +88,10 @@ fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
 
 fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Translate {
-            file,
-            output,
-            symbol,
-            entry_point,
-        } => {
+        Command::Translate { file, output, symbol, entry_point } => {
             let bytes = read(file.clone(), symbol)?;
-            let options = dxbc_wgsl::TranslateOptions {
-                entry_point,
-                ..Default::default()
-            };
-            let t = dxbc_wgsl::translate(&bytes, &options)
-                .with_context(|| file.display().to_string())?;
+            let options = dxbc_wgsl::TranslateOptions { entry_point, ..Default::default() };
+            let t = dxbc_wgsl::translate(&bytes, &options).with_context(|| file.display().to_string())?;
             match output {
                 Some(out) => dxbc_wgsl_build::builder::write_atomic(&out, t.wgsl.as_bytes())
                     .with_context(|| format!("cannot write {}", out.display()))?,
@@ -148,11 +135,7 @@ fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {
             bail!(
                 "{}{}",
                 d.first().map(ToString::to_string).unwrap_or_default(),
-                if d.0.len() > 1 {
-                    format!(" (and {} more above)", d.0.len() - 1)
-                } else {
-                    String::new()
-                }
+                if d.0.len() > 1 { format!(" (and {} more above)", d.0.len() - 1) } else { String::new() }
             );
         }
     };
@@ -163,51 +146,27 @@ fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {
             AxisKind::Bool => "bool".to_string(),
             AxisKind::Enum(v) => v.join(" | "),
         };
-        println!(
-            "  axis {}: {values} (default {})",
-            a.name,
-            a.value_names()[a.default]
-        );
+        println!("  axis {}: {values} (default {})", a.name, a.value_names()[a.default]);
     }
-    println!(
-        "  {} permutations, {} distinct shaders",
-        compiled.permutations.len(),
-        compiled.shaders.len()
-    );
+    println!("  {} permutations, {} distinct shaders", compiled.permutations.len(), compiled.shaders.len());
     for (pi, pass) in e.passes.iter().enumerate() {
         println!("  pass {}:", pass.name);
         for (values, v) in compiled.permutations.iter().zip(&compiled.passes[pi]) {
             let vs = &compiled.shaders[v.vertex].labels[0];
-            let ps = v
-                .pixel
-                .map(|p| compiled.shaders[p].labels[0].as_str())
-                .unwrap_or("-");
+            let ps = v.pixel.map(|p| compiled.shaders[p].labels[0].as_str()).unwrap_or("-");
             println!("    {:<60} {vs} + {ps}", e.describe(values));
         }
     }
     for l in &e.layouts {
-        println!(
-            "  layout {}: {} fields, {} bytes",
-            l.name,
-            l.fields.len(),
-            l.size()
-        );
+        println!("  layout {}: {} fields, {} bytes", l.name, l.fields.len(), l.size());
     }
     for r in &compiled.resources {
-        let regs: Vec<String> = r
-            .registers
-            .iter()
-            .map(|(s, reg)| format!("{} {reg}", s.name()))
-            .collect();
+        let regs: Vec<String> = r.registers.iter().map(|(s, reg)| format!("{} {reg}", s.name())).collect();
         println!(
             "  resource {}: {} ({})",
             r.name,
             regs.join(", "),
-            if r.required {
-                "always bound"
-            } else {
-                "some permutations"
-            }
+            if r.required { "always bound" } else { "some permutations" }
         );
     }
     let code = dxbc_wgsl_build::generate(&compiled);

@@ -215,11 +215,7 @@ impl BindingKind {
             }
             BindingKind::Sampler { comparison: false } => "sampler".into(),
             BindingKind::Sampler { comparison: true } => "comparison sampler".into(),
-            BindingKind::Texture {
-                dimension,
-                sample,
-                multisampled,
-            } => format!(
+            BindingKind::Texture { dimension, sample, multisampled } => format!(
                 "texture_{}{dimension}{}",
                 if *multisampled { "multisampled_" } else { "" },
                 match sample {
@@ -270,24 +266,14 @@ impl StageInfo {
             binding: b.binding,
             kind: match &b.kind {
                 dxbc_wgsl::ResourceKind::UniformBuffer { size_bytes } => {
-                    BindingKind::UniformBuffer {
-                        size_bytes: *size_bytes,
-                    }
+                    BindingKind::UniformBuffer { size_bytes: *size_bytes }
                 }
-                dxbc_wgsl::ResourceKind::Sampler { comparison } => BindingKind::Sampler {
-                    comparison: *comparison,
-                },
-                dxbc_wgsl::ResourceKind::Texture {
-                    dimension,
-                    sample,
-                    multisampled,
-                } => BindingKind::Texture {
+                dxbc_wgsl::ResourceKind::Sampler { comparison } => BindingKind::Sampler { comparison: *comparison },
+                dxbc_wgsl::ResourceKind::Texture { dimension, sample, multisampled } => BindingKind::Texture {
                     dimension: dimension.to_string(),
                     sample: match sample {
                         dxbc_wgsl::bindings::TextureSample::Float => SampleType::Float,
-                        dxbc_wgsl::bindings::TextureSample::UnfilterableFloat => {
-                            SampleType::UnfilterableFloat
-                        }
+                        dxbc_wgsl::bindings::TextureSample::UnfilterableFloat => SampleType::UnfilterableFloat,
                         dxbc_wgsl::bindings::TextureSample::Sint => SampleType::Sint,
                         dxbc_wgsl::bindings::TextureSample::Uint => SampleType::Uint,
                         dxbc_wgsl::bindings::TextureSample::Depth => SampleType::Depth,
@@ -295,15 +281,10 @@ impl StageInfo {
                     multisampled: *multisampled,
                 },
                 dxbc_wgsl::ResourceKind::StorageBuffer { read_only } => {
-                    BindingKind::StorageBuffer {
-                        read_only: *read_only,
-                    }
+                    BindingKind::StorageBuffer { read_only: *read_only }
                 }
                 dxbc_wgsl::ResourceKind::StorageTexture { dimension, format } => {
-                    BindingKind::StorageTexture {
-                        dimension: dimension.to_string(),
-                        format: format.to_string(),
-                    }
+                    BindingKind::StorageTexture { dimension: dimension.to_string(), format: format.to_string() }
                 }
             },
             name: b.name.clone(),

@@ -90,10 +90,7 @@ impl VertexFormat {
         let webgpu = n.to_ascii_lowercase().replace('_', "-");
         let dxgi = n.to_ascii_uppercase();
         let dxgi = dxgi.strip_prefix("DXGI_FORMAT_").unwrap_or(&dxgi);
-        FORMATS
-            .iter()
-            .find(|(f, d)| f.webgpu == webgpu || *d == Some(dxgi))
-            .map(|(f, _)| *f)
+        FORMATS.iter().find(|(f, d)| f.webgpu == webgpu || *d == Some(dxgi)).map(|(f, _)| *f)
     }
 
     /// The default format for a shader input of `kind` with `components` components: 32-bit
@@ -102,19 +99,13 @@ impl VertexFormat {
         FORMATS
             .iter()
             .map(|(f, _)| *f)
-            .find(|f| {
-                f.kind == kind && f.components == components && f.size == 4 * u32::from(components)
-            })
+            .find(|f| f.kind == kind && f.components == components && f.size == 4 * u32::from(components))
             .expect("every 32-bit format with 1-4 components is in the table")
     }
 
     /// Names accepted by [`VertexFormat::by_name`], for error messages.
     pub fn names() -> String {
-        FORMATS
-            .iter()
-            .map(|(f, _)| f.webgpu)
-            .collect::<Vec<_>>()
-            .join(", ")
+        FORMATS.iter().map(|(f, _)| f.webgpu).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -124,20 +115,9 @@ mod tests {
 
     #[test]
     fn looks_up_webgpu_and_dxgi_names() {
-        assert_eq!(
-            VertexFormat::by_name("float32x3").unwrap().wgpu,
-            "Float32x3"
-        );
-        assert_eq!(
-            VertexFormat::by_name("R32G32B32_FLOAT").unwrap().wgpu,
-            "Float32x3"
-        );
-        assert_eq!(
-            VertexFormat::by_name("DXGI_FORMAT_B8G8R8A8_UNORM")
-                .unwrap()
-                .wgpu,
-            "Unorm8x4Bgra"
-        );
+        assert_eq!(VertexFormat::by_name("float32x3").unwrap().wgpu, "Float32x3");
+        assert_eq!(VertexFormat::by_name("R32G32B32_FLOAT").unwrap().wgpu, "Float32x3");
+        assert_eq!(VertexFormat::by_name("DXGI_FORMAT_B8G8R8A8_UNORM").unwrap().wgpu, "Unorm8x4Bgra");
         assert_eq!(VertexFormat::by_name("unorm10_10_10_2").unwrap().size, 4);
         assert!(VertexFormat::by_name("float32x5").is_none());
         assert_eq!(VertexFormat::default_for(Kind::Float, 4).wgpu, "Float32x4");

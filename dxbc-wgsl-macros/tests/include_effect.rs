@@ -16,51 +16,17 @@ fn basic_effect_table() {
         (s.vertex.label, s.pixel.unwrap().label)
     };
     let d = Permutation::default();
-    assert_eq!(
-        pick(d),
-        (
-            "BasicEffect_VSBasicNoFog.dxbc",
-            "BasicEffect_PSBasicNoFog.dxbc"
-        )
-    );
+    assert_eq!(pick(d), ("BasicEffect_VSBasicNoFog.dxbc", "BasicEffect_PSBasicNoFog.dxbc"));
     // Per-pixel lighting ignores the fog axis in its shader choice (DirectXTK disables fog with a
     // zero FogVector instead).
-    let pl = Permutation {
-        lighting: Lighting::Pixel,
-        texture: true,
-        vertex_color: true,
-        biased_normals: true,
-        ..d
-    };
-    assert_eq!(
-        pick(pl),
-        (
-            "BasicEffect_VSBasicPixelLightingTxVcBn.dxbc",
-            "BasicEffect_PSBasicPixelLightingTx.dxbc"
-        )
-    );
+    let pl = Permutation { lighting: Lighting::Pixel, texture: true, vertex_color: true, biased_normals: true, ..d };
+    assert_eq!(pick(pl), ("BasicEffect_VSBasicPixelLightingTxVcBn.dxbc", "BasicEffect_PSBasicPixelLightingTx.dxbc"));
     assert_eq!(pick(Permutation { fog: true, ..pl }), pick(pl));
     // Vertex lighting has no NoFog vertex shader; the pixel shader carries the difference.
-    let vl = Permutation {
-        lighting: Lighting::OneLight,
-        ..d
-    };
-    assert_eq!(
-        pick(vl),
-        (
-            "BasicEffect_VSBasicOneLight.dxbc",
-            "BasicEffect_PSBasicVertexLightingNoFog.dxbc"
-        )
-    );
+    let vl = Permutation { lighting: Lighting::OneLight, ..d };
+    assert_eq!(pick(vl), ("BasicEffect_VSBasicOneLight.dxbc", "BasicEffect_PSBasicVertexLightingNoFog.dxbc"));
     // Biased normals without lighting do not exist.
-    assert_eq!(
-        Permutation {
-            biased_normals: true,
-            ..d
-        }
-        .index(),
-        None
-    );
+    assert_eq!(Permutation { biased_normals: true, ..d }.index(), None);
 }
 
 #[test]
@@ -77,18 +43,9 @@ fn basic_effect_parameters_layout() {
 
 #[test]
 fn vertex_layouts_follow_the_signatures() {
-    let tx_vc_lit = Permutation {
-        lighting: Lighting::Vertex,
-        texture: true,
-        vertex_color: true,
-        ..Default::default()
-    };
+    let tx_vc_lit = Permutation { lighting: Lighting::Vertex, texture: true, vertex_color: true, ..Default::default() };
     let layout = tx_vc_lit.vertex_buffer_layout().unwrap();
-    let formats: Vec<_> = layout
-        .attributes
-        .iter()
-        .map(|a| (a.shader_location, a.format, a.offset))
-        .collect();
+    let formats: Vec<_> = layout.attributes.iter().map(|a| (a.shader_location, a.format, a.offset)).collect();
     // DirectXTK's VSInputNmTxVc: position (float3 in the buffer for a float4 input), normal,
     // texcoord, colour.
     assert_eq!(
@@ -108,14 +65,9 @@ fn device() -> Option<(wgpu::Device, wgpu::Queue)> {
         eprintln!("DXBC_WGSL_SKIP_GPU is set: skipping the pipeline test");
         return None;
     }
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(
-        instance.request_adapter(&wgpu::RequestAdapterOptions::default()),
-    )
-    .expect(
-        "no GPU adapter (install mesa-vulkan-drivers for lavapipe, or set DXBC_WGSL_SKIP_GPU=1)",
-    );
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+        .expect("no GPU adapter (install mesa-vulkan-drivers for lavapipe, or set DXBC_WGSL_SKIP_GPU=1)");
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("include_effect test"),
         required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
@@ -138,11 +90,7 @@ fn texture_view(device: &wgpu::Device) -> wgpu::TextureView {
     device
         .create_texture(&wgpu::TextureDescriptor {
             label: None,
-            size: wgpu::Extent3d {
-                width: 4,
-                height: 4,
-                depth_or_array_layers: 1,
-            },
+            size: wgpu::Extent3d { width: 4, height: 4, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -178,17 +126,11 @@ fn every_permutation_creates_its_pipeline_and_bind_groups() {
                 &[wgpu::TextureFormat::Rgba8Unorm],
                 Some(wgpu::TextureFormat::Depth32Float),
             );
-            let resources = basic_effect::Resources {
-                parameters: &params,
-                texture: Some(&view),
-                sampler: Some(&sampler),
-            };
+            let resources =
+                basic_effect::Resources { parameters: &params, texture: Some(&view), sampler: Some(&sampler) };
             basic_effect::BindGroups::new(&device, &layouts, &resources).unwrap();
             if p.texture {
-                let missing = basic_effect::Resources {
-                    texture: None,
-                    ..resources
-                };
+                let missing = basic_effect::Resources { texture: None, ..resources };
                 assert_eq!(
                     basic_effect::BindGroups::new(&device, &layouts, &missing).unwrap_err(),
                     basic_effect::MissingResource("texture")

@@ -125,10 +125,7 @@ impl HlslType {
     pub fn parse(text: &str) -> Result<Self, TypeError> {
         let mut rest = text.trim();
         let mut packing = None;
-        for (kw, p) in [
-            ("row_major", MatrixPacking::RowMajor),
-            ("column_major", MatrixPacking::ColumnMajor),
-        ] {
+        for (kw, p) in [("row_major", MatrixPacking::RowMajor), ("column_major", MatrixPacking::ColumnMajor)] {
             if let Some(r) = rest.strip_prefix(kw) {
                 if r.starts_with(char::is_whitespace) {
                     packing = Some(p);
@@ -139,19 +136,14 @@ impl HlslType {
         let (base, array) = match rest.find('[') {
             Some(open) => {
                 let Some(inner) = rest[open + 1..].strip_suffix(']') else {
-                    return Err(TypeError(format!(
-                        "`{text}`: expected `]` at the end of the array suffix"
-                    )));
+                    return Err(TypeError(format!("`{text}`: expected `]` at the end of the array suffix")));
                 };
-                let n: u32 = inner.trim().parse().map_err(|_| {
-                    TypeError(format!(
-                        "`{text}`: array length `{inner}` is not a positive integer"
-                    ))
-                })?;
+                let n: u32 = inner
+                    .trim()
+                    .parse()
+                    .map_err(|_| TypeError(format!("`{text}`: array length `{inner}` is not a positive integer")))?;
                 if n == 0 {
-                    return Err(TypeError(format!(
-                        "`{text}`: array length must be at least 1"
-                    )));
+                    return Err(TypeError(format!("`{text}`: array length must be at least 1")));
                 }
                 (rest[..open].trim_end(), Some(n))
             }
@@ -190,24 +182,14 @@ impl HlslType {
         let shape = if dims.is_empty() {
             Shape::Vector(1)
         } else if let Some((r, c)) = dims.split_once('x') {
-            Shape::Matrix {
-                rows: digit(r)?,
-                cols: digit(c)?,
-                packing: packing.unwrap_or_default(),
-            }
+            Shape::Matrix { rows: digit(r)?, cols: digit(c)?, packing: packing.unwrap_or_default() }
         } else {
             Shape::Vector(digit(dims)?)
         };
         if packing.is_some() && !matches!(shape, Shape::Matrix { .. }) {
-            return Err(TypeError(format!(
-                "`{text}`: row_major/column_major applies to matrices only"
-            )));
+            return Err(TypeError(format!("`{text}`: row_major/column_major applies to matrices only")));
         }
-        Ok(HlslType {
-            scalar,
-            shape,
-            array,
-        })
+        Ok(HlslType { scalar, shape, array })
     }
 
     /// Sets the packing of a matrix type (no effect on other types).
@@ -228,16 +210,8 @@ impl HlslType {
     pub fn element_vectors(&self) -> (u32, u32) {
         match self.shape {
             Shape::Vector(n) => (1, u32::from(n)),
-            Shape::Matrix {
-                rows,
-                cols,
-                packing: MatrixPacking::ColumnMajor,
-            } => (u32::from(cols), u32::from(rows)),
-            Shape::Matrix {
-                rows,
-                cols,
-                packing: MatrixPacking::RowMajor,
-            } => (u32::from(rows), u32::from(cols)),
+            Shape::Matrix { rows, cols, packing: MatrixPacking::ColumnMajor } => (u32::from(cols), u32::from(rows)),
+            Shape::Matrix { rows, cols, packing: MatrixPacking::RowMajor } => (u32::from(rows), u32::from(cols)),
         }
     }
 
@@ -269,27 +243,19 @@ pub fn round_up(v: u32, to: u32) -> u32 {
 pub fn parse_offset(text: &str) -> Result<u32, String> {
     let t = text.trim();
     let Some(rest) = t.strip_prefix('c') else {
-        return Err(format!(
-            "offset `{text}` must be a register like `c3` or a register component like `c2.w`"
-        ));
+        return Err(format!("offset `{text}` must be a register like `c3` or a register component like `c2.w`"));
     };
     let (reg, comp) = match rest.split_once('.') {
         Some((r, c)) => (r, Some(c)),
         None => (rest, None),
     };
-    let reg: u32 = reg
-        .parse()
-        .map_err(|_| format!("offset `{text}`: `{reg}` is not a register number"))?;
+    let reg: u32 = reg.parse().map_err(|_| format!("offset `{text}`: `{reg}` is not a register number"))?;
     let lane = match comp {
         None | Some("x") | Some("r") => 0,
         Some("y") | Some("g") => 1,
         Some("z") | Some("b") => 2,
         Some("w") | Some("a") => 3,
-        Some(c) => {
-            return Err(format!(
-                "offset `{text}`: component `{c}` is not one of x, y, z, w"
-            ))
-        }
+        Some(c) => return Err(format!("offset `{text}`: component `{c}` is not one of x, y, z, w")),
     };
     reg.checked_mul(REGISTER)
         .and_then(|b| b.checked_add(lane * 4))
@@ -338,10 +304,7 @@ pub fn check_offset(offset: u32, ty: &HlslType) -> Result<(), String> {
         ));
     }
     if !ty.register_aligned() && offset % REGISTER + ty.size() > REGISTER {
-        return Err(format!(
-            "a {ty} at {} would cross into the next register",
-            format_offset(offset)
-        ));
+        return Err(format!("a {ty} at {} would cross into the next register", format_offset(offset)));
     }
     Ok(())
 }
@@ -369,9 +332,7 @@ impl PlacedField {
 ///
 /// # Errors
 /// `(field index, message)` for an illegal explicit offset or two fields that overlap.
-pub fn place(
-    fields: &[(String, HlslType, Option<u32>)],
-) -> Result<Vec<PlacedField>, (usize, String)> {
+pub fn place(fields: &[(String, HlslType, Option<u32>)]) -> Result<Vec<PlacedField>, (usize, String)> {
     let mut out = Vec::with_capacity(fields.len());
     let mut cursor = 0;
     for (i, (name, ty, offset)) in fields.iter().enumerate() {
@@ -382,11 +343,7 @@ pub fn place(
             }
             None => next_offset(cursor, ty),
         };
-        let f = PlacedField {
-            name: name.clone(),
-            ty: *ty,
-            offset,
-        };
+        let f = PlacedField { name: name.clone(), ty: *ty, offset };
         cursor = f.end();
         out.push(f);
     }
@@ -420,10 +377,7 @@ pub fn place(
 
 /// Size of a layout in bytes, rounded up to whole registers.
 pub fn layout_size(fields: &[PlacedField]) -> u32 {
-    round_up(
-        fields.iter().map(PlacedField::end).max().unwrap_or(0),
-        REGISTER,
-    )
+    round_up(fields.iter().map(PlacedField::end).max().unwrap_or(0), REGISTER)
 }
 
 #[cfg(test)]
@@ -435,15 +389,8 @@ mod tests {
     }
 
     fn auto(fields: &[(&str, &str)]) -> Vec<(String, u32)> {
-        let f: Vec<_> = fields
-            .iter()
-            .map(|(n, ty)| (n.to_string(), t(ty), None))
-            .collect();
-        place(&f)
-            .unwrap()
-            .into_iter()
-            .map(|p| (p.name, p.offset))
-            .collect()
+        let f: Vec<_> = fields.iter().map(|(n, ty)| (n.to_string(), t(ty), None)).collect();
+        place(&f).unwrap().into_iter().map(|p| (p.name, p.offset)).collect()
     }
 
     #[test]
@@ -483,33 +430,14 @@ mod tests {
     fn packing_rules_place_like_hlsl() {
         // Scalars and vectors pack into the current register while they fit.
         assert_eq!(
-            auto(&[
-                ("a", "float3"),
-                ("b", "float"),
-                ("c", "float2"),
-                ("d", "float3")
-            ]),
-            vec![
-                ("a".into(), 0),
-                ("b".into(), 12),
-                ("c".into(), 16),
-                ("d".into(), 32)
-            ]
+            auto(&[("a", "float3"), ("b", "float"), ("c", "float2"), ("d", "float3")]),
+            vec![("a".into(), 0), ("b".into(), 12), ("c".into(), 16), ("d".into(), 32)]
         );
         // A float2 after a float3 does not fit in c0.w: next register.
-        assert_eq!(
-            auto(&[("a", "float3"), ("b", "float2")]),
-            vec![("a".into(), 0), ("b".into(), 16)]
-        );
+        assert_eq!(auto(&[("a", "float3"), ("b", "float2")]), vec![("a".into(), 0), ("b".into(), 16)]);
         // Arrays and matrices start at a register; what follows packs into their last register.
         assert_eq!(
-            auto(&[
-                ("a", "float"),
-                ("m", "float3x3"),
-                ("f", "float"),
-                ("arr", "float2[2]"),
-                ("g", "float2")
-            ]),
+            auto(&[("a", "float"), ("m", "float3x3"), ("f", "float"), ("arr", "float2[2]"), ("g", "float2")]),
             vec![
                 ("a".into(), 0),
                 ("m".into(), 16),
@@ -519,10 +447,7 @@ mod tests {
             ]
         );
         // Row-major float3x3 packs the same way (three rows of three).
-        assert_eq!(
-            auto(&[("m", "row_major float4x3"), ("f", "float")]),
-            vec![("m".into(), 0), ("f".into(), 60)]
-        );
+        assert_eq!(auto(&[("m", "row_major float4x3"), ("f", "float")]), vec![("m".into(), 0), ("f".into(), 60)]);
     }
 
     #[test]
@@ -544,9 +469,7 @@ mod tests {
             ("WorldInverseTranspose", "float3x3"),
             ("WorldViewProj", "float4x4"),
         ]);
-        let expect = [
-            "c0", "c1", "c2", "c2.w", "c3", "c6", "c9", "c12", "c13", "c14", "c15", "c19", "c22",
-        ];
+        let expect = ["c0", "c1", "c2", "c2.w", "c3", "c6", "c9", "c12", "c13", "c14", "c15", "c19", "c22"];
         for ((name, off), e) in placed.iter().zip(expect) {
             assert_eq!(format_offset(*off), e, "{name}");
         }
@@ -560,10 +483,8 @@ mod tests {
         assert!(f("c2.w", "float2").is_err());
         assert!(f("c2.y", "float4x4").is_err());
         assert!(f("c2.y", "float[2]").is_err());
-        let overlap = place(&[
-            ("a".into(), t("float4"), Some(0)),
-            ("b".into(), t("float"), Some(parse_offset("c0.w").unwrap())),
-        ]);
+        let overlap =
+            place(&[("a".into(), t("float4"), Some(0)), ("b".into(), t("float"), Some(parse_offset("c0.w").unwrap()))]);
         assert_eq!(overlap.unwrap_err().0, 1);
     }
 }

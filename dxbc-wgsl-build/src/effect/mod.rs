@@ -139,9 +139,7 @@ impl Layout {
 }
 
 /// Pipeline stages an effect pass can name.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// Vertex shader (`@group(0)`).
@@ -382,16 +380,8 @@ impl Effect {
     ///
     /// # Errors
     /// A diagnostic at the stage key when no rule matches.
-    pub fn shader_for(
-        &self,
-        rules: &StageRules,
-        values: &[usize],
-    ) -> Result<ShaderRef, Diagnostic> {
-        let Some(rule) = rules
-            .rules
-            .iter()
-            .find(|r| r.when.as_ref().is_none_or(|c| c.matches(values)))
-        else {
+    pub fn shader_for(&self, rules: &StageRules, values: &[usize]) -> Result<ShaderRef, Diagnostic> {
+        let Some(rule) = rules.rules.iter().find(|r| r.when.as_ref().is_none_or(|c| c.matches(values))) else {
             return Err(self.error(
                 &rules.span,
                 format!(
@@ -410,10 +400,7 @@ impl Effect {
 
     /// The rule chosen for a permutation (for positions in diagnostics).
     pub fn rule_for<'a>(&self, rules: &'a StageRules, values: &[usize]) -> Option<&'a Rule> {
-        rules
-            .rules
-            .iter()
-            .find(|r| r.when.as_ref().is_none_or(|c| c.matches(values)))
+        rules.rules.iter().find(|r| r.when.as_ref().is_none_or(|c| c.matches(values)))
     }
 }
 

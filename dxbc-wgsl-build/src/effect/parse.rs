@@ -43,11 +43,7 @@ fn check_keys(cx: &Ctx<'_>, t: &DeTable<'_>, what: &str, allowed: &[&str]) -> R<
         if !allowed.contains(&k.get_ref().as_ref()) {
             return Err(cx.err(
                 &k.span(),
-                format!(
-                    "unknown key `{}` in {what} (expected one of: {})",
-                    k.get_ref(),
-                    allowed.join(", ")
-                ),
+                format!("unknown key `{}` in {what} (expected one of: {})", k.get_ref(), allowed.join(", ")),
             ));
         }
     }
@@ -69,37 +65,26 @@ fn type_name(v: &DeValue<'_>) -> &'static str {
 fn as_str<'a>(cx: &Ctx<'_>, key: &str, v: &'a Val<'_>) -> R<&'a str> {
     match v.get_ref() {
         DeValue::String(s) => Ok(s.as_ref()),
-        other => Err(cx.err(
-            &v.span(),
-            format!("`{key}` must be a string, found {}", type_name(other)),
-        )),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be a string, found {}", type_name(other)))),
     }
 }
 
 fn as_table<'a, 'i>(cx: &Ctx<'_>, key: &str, v: &'a Val<'i>) -> R<&'a DeTable<'i>> {
     match v.get_ref() {
         DeValue::Table(t) => Ok(t),
-        other => Err(cx.err(
-            &v.span(),
-            format!("`{key}` must be a table, found {}", type_name(other)),
-        )),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be a table, found {}", type_name(other)))),
     }
 }
 
 fn as_array<'a, 'i>(cx: &Ctx<'_>, key: &str, v: &'a Val<'i>) -> R<&'a [Val<'i>]> {
     match v.get_ref() {
         DeValue::Array(a) => Ok(a.as_ref()),
-        other => Err(cx.err(
-            &v.span(),
-            format!("`{key}` must be an array, found {}", type_name(other)),
-        )),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be an array, found {}", type_name(other)))),
     }
 }
 
 fn opt_str(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<String>> {
-    get(t, key)
-        .map(|(_, v)| as_str(cx, key, v).map(str::to_string))
-        .transpose()
+    get(t, key).map(|(_, v)| as_str(cx, key, v).map(str::to_string)).transpose()
 }
 
 fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
@@ -119,40 +104,25 @@ fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
                 .map(Some)
                 .map_err(|_| cx.err(&v.span(), format!("`{key}` must be a non-negative integer")))
         }
-        other => Err(cx.err(
-            &v.span(),
-            format!("`{key}` must be an integer, found {}", type_name(other)),
-        )),
+        other => Err(cx.err(&v.span(), format!("`{key}` must be an integer, found {}", type_name(other)))),
     }
 }
 
-fn require<'a, 'i>(
-    cx: &Ctx<'_>,
-    t: &'a DeTable<'i>,
-    key: &str,
-    at: &Span,
-    what: &str,
-) -> R<&'a Val<'i>> {
-    get(t, key)
-        .map(|(_, v)| v)
-        .ok_or_else(|| cx.err(at, format!("{what} needs a `{key}` key")))
+fn require<'a, 'i>(cx: &Ctx<'_>, t: &'a DeTable<'i>, key: &str, at: &Span, what: &str) -> R<&'a Val<'i>> {
+    get(t, key).map(|(_, v)| v).ok_or_else(|| cx.err(at, format!("{what} needs a `{key}` key")))
 }
 
 /// A Rust identifier in snake case (lower-case letters, digits, `_`; not a keyword).
 fn check_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> {
     let ok = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && name != "_"
         && !is_keyword(name);
     if ok {
         Ok(())
     } else {
-        Err(cx.err(
-            span,
-            format!("{what} `{name}` must be a snake_case Rust identifier (a-z, 0-9, _) and not a keyword"),
-        ))
+        Err(cx
+            .err(span, format!("{what} `{name}` must be a snake_case Rust identifier (a-z, 0-9, _) and not a keyword")))
     }
 }
 
@@ -163,10 +133,7 @@ fn check_hlsl_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> 
     if ok {
         Ok(())
     } else {
-        Err(cx.err(
-            span,
-            format!("{what} `{name}` must be an identifier (letters, digits, _)"),
-        ))
+        Err(cx.err(span, format!("{what} `{name}` must be an identifier (letters, digits, _)")))
     }
 }
 
@@ -188,12 +155,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     let cx = Ctx { path, src: &source };
     let root = DeTable::parse(&source).map_err(|e| {
         let at = e.span().map(|s| s.start).unwrap_or(0);
-        Diagnostic::at(
-            path,
-            &source,
-            at,
-            format!("TOML syntax: {}", e.message().trim()),
-        )
+        Diagnostic::at(path, &source, at, format!("TOML syntax: {}", e.message().trim()))
     })?;
     let root_span = root.span();
     let root = root.get_ref();
@@ -201,32 +163,15 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         &cx,
         root,
         "the effect file",
-        &[
-            "effect",
-            "axes",
-            "permutations",
-            "layouts",
-            "cbuffers",
-            "resources",
-            "vertex_formats",
-            "passes",
-        ],
+        &["effect", "axes", "permutations", "layouts", "cbuffers", "resources", "vertex_formats", "passes"],
     )?;
 
     // [effect]
     let Some((_, effect_v)) = get(root, "effect") else {
-        return Err(cx.err(
-            &(0..0),
-            "the effect file needs an [effect] table with a `name`",
-        ));
+        return Err(cx.err(&(0..0), "the effect file needs an [effect] table with a `name`"));
     };
     let effect_t = as_table(&cx, "effect", effect_v)?;
-    check_keys(
-        &cx,
-        effect_t,
-        "[effect]",
-        &["name", "module", "description", "shader_dir"],
-    )?;
+    check_keys(&cx, effect_t, "[effect]", &["name", "module", "description", "shader_dir"])?;
     let name_v = require(&cx, effect_t, "name", &effect_v.span(), "[effect]")?;
     let name = as_str(&cx, "name", name_v)?.to_string();
     check_hlsl_ident(&cx, &name, &name_v.span(), "effect name")?;
@@ -259,10 +204,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let (line, _) = crate::diag::line_column(&source, other.start);
             return Err(cx.err(
                 &a.span,
-                format!(
-                    "axis `{}` has the same Rust type name `{p}` as the axis on line {line}",
-                    a.name
-                ),
+                format!("axis `{}` has the same Rust type name `{p}` as the axis on line {line}", a.name),
             ));
         }
         pascal_axes.push((p, a.span.clone()));
@@ -311,20 +253,11 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             check_hlsl_ident(&cx, &name, &k.span(), "constant buffer name")?;
             let what = format!("[cbuffers.{name}]");
             let t = as_table(&cx, &name, v)?;
-            check_keys(
-                &cx,
-                t,
-                &what,
-                &["register", "space", "layout", "fields", "doc", "stages"],
-            )?;
+            check_keys(&cx, t, &what, &["register", "space", "layout", "fields", "doc", "stages"])?;
             let reg_v = require(&cx, t, "register", &k.span(), &what)?;
-            let (class, slot) =
-                parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
+            let (class, slot) = parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
             if class != 'b' {
-                return Err(cx.err(
-                    &reg_v.span(),
-                    format!("a constant buffer's register is `b#`, not `{class}{slot}`"),
-                ));
+                return Err(cx.err(&reg_v.span(), format!("a constant buffer's register is `b#`, not `{class}{slot}`")));
             }
             if slot >= dxbc_wgsl::BindingClass::ConstantBuffer.slots() {
                 return Err(cx.err(&reg_v.span(), format!("b{slot} is outside b0–b13")));
@@ -368,20 +301,11 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 }
             };
             let stages = parse_stages(&cx, t)?;
-            let decl = CbufferDecl {
-                name,
-                span: k.span(),
-                slot,
-                space,
-                register_span: reg_v.span(),
-                stages,
-                layout,
-            };
-            if let Some(other) = cbuffers.iter().find(|c| {
-                c.slot == decl.slot
-                    && c.space == decl.space
-                    && stages_overlap(&c.stages, &decl.stages)
-            }) {
+            let decl = CbufferDecl { name, span: k.span(), slot, space, register_span: reg_v.span(), stages, layout };
+            if let Some(other) = cbuffers
+                .iter()
+                .find(|c| c.slot == decl.slot && c.space == decl.space && stages_overlap(&c.stages, &decl.stages))
+            {
                 return Err(cx.err(
                     &decl.register_span,
                     format!(
@@ -400,17 +324,16 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     if let Some((_, v)) = get(root, "resources") {
         for (k, v) in entries(as_table(&cx, "resources", v)?) {
             let (class, slot) = parse_register(&cx, k.get_ref(), &k.span())?;
-            let class = match class {
-                't' => ResourceClass::Srv,
-                's' => ResourceClass::Sampler,
-                'u' => ResourceClass::Uav,
-                _ => {
-                    return Err(cx.err(
+            let class =
+                match class {
+                    't' => ResourceClass::Srv,
+                    's' => ResourceClass::Sampler,
+                    'u' => ResourceClass::Uav,
+                    _ => return Err(cx.err(
                         &k.span(),
                         "constant buffers are declared in [cbuffers.Name]; [resources] names t#, s# and u# registers",
-                    ))
-                }
-            };
+                    )),
+                };
             let (name, name_span, stages, doc, space) = match v.get_ref() {
                 DeValue::String(s) => (s.to_string(), v.span(), None, None, 0),
                 DeValue::Table(t) => {
@@ -435,15 +358,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 }
             };
             check_ident(&cx, &name, &name_span, "resource name")?;
-            resources.push(ResourceDecl {
-                class,
-                slot,
-                space,
-                name,
-                stages,
-                doc,
-                span: k.span(),
-            });
+            resources.push(ResourceDecl { class, slot, space, name, stages, doc, span: k.span() });
         }
     }
     // Field names of the generated `Resources` struct must be unique.
@@ -473,16 +388,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
             let (semantic, index) = key.split_at(key.len() - digits);
             if semantic.is_empty() {
-                return Err(cx.err(
-                    &k.span(),
-                    format!("`{key}` is not a semantic such as COLOR or TEXCOORD1"),
-                ));
+                return Err(cx.err(&k.span(), format!("`{key}` is not a semantic such as COLOR or TEXCOORD1")));
             }
-            let index = if index.is_empty() {
-                0
-            } else {
-                index.parse().unwrap_or(u32::MAX)
-            };
+            let index = if index.is_empty() { 0 } else { index.parse().unwrap_or(u32::MAX) };
             let fname = as_str(&cx, key, v)?;
             let format = VertexFormat::by_name(fname).ok_or_else(|| {
                 cx.err(
@@ -493,12 +401,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     ),
                 )
             })?;
-            vertex_formats.push(VertexFormatOverride {
-                semantic: semantic.to_string(),
-                index,
-                format,
-                span: k.span(),
-            });
+            vertex_formats.push(VertexFormatOverride { semantic: semantic.to_string(), index, format, span: k.span() });
         }
     }
 
@@ -512,31 +415,21 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let t = as_table(&cx, &name, v)?;
             check_keys(&cx, t, &what, &["vertex", "pixel", "compute"])?;
             if let Some((ck, _)) = get(t, "compute") {
-                return Err(cx.err(
-                    &ck.span(),
-                    "compute passes are not supported yet (vertex + pixel only)",
-                ));
+                return Err(cx.err(&ck.span(), "compute passes are not supported yet (vertex + pixel only)"));
             }
             let Some((vk, vv)) = get(t, "vertex") else {
                 return Err(cx.err(&k.span(), format!("{what} needs a `vertex` shader")));
             };
             let vertex = parse_stage(&cx, &view, &axes, Stage::Vertex, vk, vv)?;
-            let pixel = get(t, "pixel")
-                .map(|(pk, pv)| parse_stage(&cx, &view, &axes, Stage::Pixel, pk, pv))
-                .transpose()?;
-            passes.push(Pass {
-                name,
-                span: k.span(),
-                vertex,
-                pixel,
-            });
+            let pixel =
+                get(t, "pixel").map(|(pk, pv)| parse_stage(&cx, &view, &axes, Stage::Pixel, pk, pv)).transpose()?;
+            passes.push(Pass { name, span: k.span(), vertex, pixel });
         }
     }
     if passes.is_empty() {
-        return Err(cx.err(
-            &root_span,
-            "the effect file declares no pass: add [passes.main] with `vertex` and `pixel` shaders",
-        ));
+        return Err(
+            cx.err(&root_span, "the effect file declares no pass: add [passes.main] with `vertex` and `pixel` shaders")
+        );
     }
 
     let shader_dir = normalize(&shader_dir);
@@ -560,9 +453,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
 
 /// Removes `.` components (keeps `..`, which may cross symlinks).
 fn normalize(p: &Path) -> PathBuf {
-    p.components()
-        .filter(|c| !matches!(c, std::path::Component::CurDir))
-        .collect()
+    p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }
 
 fn stages_overlap(a: &Option<Vec<Stage>>, b: &Option<Vec<Stage>>) -> bool {
@@ -578,18 +469,11 @@ fn parse_register(cx: &Ctx<'_>, text: &str, span: &Span) -> R<(char, u32)> {
     let class = cs.next().map(|c| c.to_ascii_lowercase());
     let num = cs.as_str();
     match class {
-        Some(c @ ('b' | 't' | 's' | 'u'))
-            if !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()) =>
-        {
-            let slot: u32 = num
-                .parse()
-                .map_err(|_| cx.err(span, format!("register `{text}` is out of range")))?;
+        Some(c @ ('b' | 't' | 's' | 'u')) if !num.is_empty() && num.chars().all(|d| d.is_ascii_digit()) => {
+            let slot: u32 = num.parse().map_err(|_| cx.err(span, format!("register `{text}` is out of range")))?;
             Ok((c, slot))
         }
-        _ => Err(cx.err(
-            span,
-            format!("`{text}` is not a D3D register (b0, t3, s1, u2, ...)"),
-        )),
+        _ => Err(cx.err(span, format!("`{text}` is not a D3D register (b0, t3, s1, u2, ...)"))),
     }
 }
 
@@ -604,12 +488,7 @@ fn parse_stages(cx: &Ctx<'_>, t: &DeTable<'_>) -> R<Option<Vec<Stage>>> {
             "vertex" => Stage::Vertex,
             "pixel" => Stage::Pixel,
             "compute" => Stage::Compute,
-            _ => {
-                return Err(cx.err(
-                    &s.span(),
-                    format!("unknown stage `{name}` (expected vertex, pixel or compute)"),
-                ))
-            }
+            _ => return Err(cx.err(&s.span(), format!("unknown stage `{name}` (expected vertex, pixel or compute)"))),
         });
     }
     if out.is_empty() {
@@ -657,10 +536,9 @@ fn parse_axis(cx: &Ctx<'_>, k: &Key<'_>, v: &Val<'_>) -> R<Axis> {
                         return Err(cx.err(&tv.span(), format!("axis `{name}`: an enumeration needs `values = [...]`")))
                     }
                     other => {
-                        return Err(cx.err(
-                            &tv.span(),
-                            format!("axis `{name}`: type `{other}` is not \"bool\" or \"enum\""),
-                        ))
+                        return Err(
+                            cx.err(&tv.span(), format!("axis `{name}`: type `{other}` is not \"bool\" or \"enum\""))
+                        )
                     }
                 },
                 (Some((_, tv)), Some((_, vv))) => {
@@ -689,42 +567,24 @@ fn parse_axis(cx: &Ctx<'_>, k: &Key<'_>, v: &Val<'_>) -> R<Axis> {
             (AxisKind::Bool, DeValue::Boolean(b)) => usize::from(*b),
             (AxisKind::Enum(vals), DeValue::String(s)) => {
                 vals.iter().position(|x| x == s.as_ref()).ok_or_else(|| {
-                    cx.err(
-                        &d.span(),
-                        format!(
-                            "default `{s}` is not a value of axis `{name}` ({})",
-                            vals.join(", ")
-                        ),
-                    )
+                    cx.err(&d.span(), format!("default `{s}` is not a value of axis `{name}` ({})", vals.join(", ")))
                 })?
             }
             (AxisKind::Bool, other) => {
                 return Err(cx.err(
                     &d.span(),
-                    format!(
-                        "default of bool axis `{name}` must be true or false, found {}",
-                        type_name(other)
-                    ),
+                    format!("default of bool axis `{name}` must be true or false, found {}", type_name(other)),
                 ))
             }
             (AxisKind::Enum(_), other) => {
                 return Err(cx.err(
                     &d.span(),
-                    format!(
-                        "default of axis `{name}` must be one of its values, found {}",
-                        type_name(other)
-                    ),
+                    format!("default of axis `{name}` must be one of its values, found {}", type_name(other)),
                 ))
             }
         },
     };
-    Ok(Axis {
-        name,
-        span: k.span(),
-        doc,
-        kind,
-        default,
-    })
+    Ok(Axis { name, span: k.span(), doc, kind, default })
 }
 
 fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Condition> {
@@ -738,11 +598,7 @@ fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Con
                 format!(
                     "no axis named `{}` (axes: {})",
                     k.get_ref(),
-                    if known.is_empty() {
-                        "none".into()
-                    } else {
-                        known.join(", ")
-                    }
+                    if known.is_empty() { "none".into() } else { known.join(", ") }
                 ),
             ));
         };
@@ -754,30 +610,17 @@ fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Con
                     vals.iter().position(|y| y == s.as_ref()).ok_or_else(|| {
                         cx.err(
                             &x.span(),
-                            format!(
-                                "axis `{}` has no value `{s}` (values: {})",
-                                axis.name,
-                                vals.join(", ")
-                            ),
+                            format!("axis `{}` has no value `{s}` (values: {})", axis.name, vals.join(", ")),
                         )
                     })
                 }
                 (AxisKind::Bool, other) => Err(cx.err(
                     &x.span(),
-                    format!(
-                        "axis `{}` is a bool: expected true or false, found {}",
-                        axis.name,
-                        type_name(other)
-                    ),
+                    format!("axis `{}` is a bool: expected true or false, found {}", axis.name, type_name(other)),
                 )),
                 (AxisKind::Enum(vals), other) => Err(cx.err(
                     &x.span(),
-                    format!(
-                        "axis `{}` takes one of {}, found {}",
-                        axis.name,
-                        vals.join(", "),
-                        type_name(other)
-                    ),
+                    format!("axis `{}` takes one of {}, found {}", axis.name, vals.join(", "), type_name(other)),
                 )),
             }
         };
@@ -787,10 +630,7 @@ fn parse_condition(cx: &Ctx<'_>, axes: &[Axis], key: &str, v: &Val<'_>) -> R<Con
         };
         terms.push((ai, values));
     }
-    Ok(Condition {
-        terms,
-        span: v.span(),
-    })
+    Ok(Condition { terms, span: v.span() })
 }
 
 fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout> {
@@ -804,12 +644,7 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
     let mut snake: Vec<String> = Vec::new();
     for f in arr {
         let t = as_table(cx, "fields", f)?;
-        check_keys(
-            cx,
-            t,
-            "a field",
-            &["name", "type", "offset", "packing", "doc"],
-        )?;
+        check_keys(cx, t, "a field", &["name", "type", "offset", "packing", "doc"])?;
         let nv = require(cx, t, "name", &f.span(), "a field")?;
         let fname = as_str(cx, "name", nv)?.to_string();
         check_hlsl_ident(cx, &fname, &nv.span(), "field name")?;
@@ -822,51 +657,28 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
         }
         snake.push(s);
         let tv = require(cx, t, "type", &nv.span(), &format!("field `{fname}`"))?;
-        let mut ty =
-            HlslType::parse(as_str(cx, "type", tv)?).map_err(|e| cx.err(&tv.span(), e.0))?;
+        let mut ty = HlslType::parse(as_str(cx, "type", tv)?).map_err(|e| cx.err(&tv.span(), e.0))?;
         if let Some((_, pv)) = get(t, "packing") {
             let p = match as_str(cx, "packing", pv)? {
                 "column_major" => MatrixPacking::ColumnMajor,
                 "row_major" => MatrixPacking::RowMajor,
-                other => {
-                    return Err(cx.err(
-                        &pv.span(),
-                        format!("packing `{other}` is not column_major or row_major"),
-                    ))
-                }
+                other => return Err(cx.err(&pv.span(), format!("packing `{other}` is not column_major or row_major"))),
             };
             if !matches!(ty.shape, Shape::Matrix { .. }) {
-                return Err(cx.err(
-                    &pv.span(),
-                    format!("`packing` applies to matrices, and `{fname}` is a {ty}"),
-                ));
+                return Err(cx.err(&pv.span(), format!("`packing` applies to matrices, and `{fname}` is a {ty}")));
             }
             ty = ty.with_packing(p);
         }
         let offset = match get(t, "offset") {
-            Some((_, ov)) => Some(
-                layout::parse_offset(as_str(cx, "offset", ov)?)
-                    .map_err(|m| cx.err(&ov.span(), m))?,
-            ),
+            Some((_, ov)) => Some(layout::parse_offset(as_str(cx, "offset", ov)?).map_err(|m| cx.err(&ov.span(), m))?),
             None => None,
         };
-        spans.push(
-            get(t, "offset")
-                .map(|(_, ov)| ov.span())
-                .unwrap_or_else(|| nv.span()),
-        );
+        spans.push(get(t, "offset").map(|(_, ov)| ov.span()).unwrap_or_else(|| nv.span()));
         docs.push(opt_str(cx, t, "doc")?);
         raw.push((fname, ty, offset));
     }
     let fields = layout::place(&raw).map_err(|(i, m)| cx.err(&spans[i], m))?;
-    Ok(Layout {
-        name: name.to_string(),
-        span: span.clone(),
-        doc: None,
-        fields,
-        field_spans: spans,
-        field_docs: docs,
-    })
+    Ok(Layout { name: name.to_string(), span: span.clone(), doc: None, fields, field_spans: spans, field_docs: docs })
 }
 
 fn parse_stage(
@@ -881,9 +693,7 @@ fn parse_stage(
     let pattern = |text: &str, span: &Span| -> R<Pattern> {
         Pattern::parse(text, view).map_err(|e| {
             // The value span includes the opening quote(s).
-            let quote = if cx.src[span.start..].starts_with("\"\"\"")
-                || cx.src[span.start..].starts_with("'''")
-            {
+            let quote = if cx.src[span.start..].starts_with("\"\"\"") || cx.src[span.start..].starts_with("'''") {
                 3
             } else {
                 1
@@ -892,11 +702,7 @@ fn parse_stage(
         })
     };
     let rule_from_table = |t: &DeTable<'_>, at: &Span, allow_when: bool| -> R<Rule> {
-        let allowed: &[&str] = if allow_when {
-            &["when", "path", "symbol"]
-        } else {
-            &["path", "symbol"]
-        };
+        let allowed: &[&str] = if allow_when { &["when", "path", "symbol"] } else { &["path", "symbol"] };
         check_keys(cx, t, &format!("the {key} shader"), allowed)?;
         let pv = require(cx, t, "path", at, &format!("the {key} shader"))?;
         let path = pattern(as_str(cx, "path", pv)?, &pv.span())?;
@@ -908,20 +714,12 @@ fn parse_stage(
             Some((_, wv)) => Some(parse_condition(cx, axes, "when", wv)?),
             None => None,
         };
-        Ok(Rule {
-            when,
-            path,
-            path_span: pv.span(),
-            symbol,
-        })
+        Ok(Rule { when, path, path_span: pv.span(), symbol })
     };
     let rules = match v.get_ref() {
-        DeValue::String(s) => vec![Rule {
-            when: None,
-            path: pattern(s, &v.span())?,
-            path_span: v.span(),
-            symbol: None,
-        }],
+        DeValue::String(s) => {
+            vec![Rule { when: None, path: pattern(s, &v.span())?, path_span: v.span(), symbol: None }]
+        }
         DeValue::Table(t) => vec![rule_from_table(t, &v.span(), true)?],
         DeValue::Array(a) => {
             let mut rules: Vec<Rule> = Vec::new();
@@ -951,9 +749,5 @@ fn parse_stage(
             ))
         }
     };
-    Ok(StageRules {
-        stage,
-        span: k.span(),
-        rules,
-    })
+    Ok(StageRules { stage, span: k.span(), rules })
 }

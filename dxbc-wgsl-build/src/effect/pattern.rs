@@ -82,10 +82,7 @@ impl Pattern {
                 }
                 '{' => {
                     let Some(close) = text[i..].find('}') else {
-                        return Err(PatternError {
-                            at: i,
-                            message: "unclosed `{`".into(),
-                        });
+                        return Err(PatternError { at: i, message: "unclosed `{`".into() });
                     };
                     let inner = &text[i + 1..i + close];
                     while chars.peek().is_some_and(|(j, _)| *j <= i + close) {
@@ -102,10 +99,7 @@ impl Pattern {
         if !lit.is_empty() {
             parts.push(Part::Literal(lit));
         }
-        Ok(Pattern {
-            text: text.to_string(),
-            parts,
-        })
+        Ok(Pattern { text: text.to_string(), parts })
     }
 
     /// The text for a permutation, given the value index of every axis.
@@ -214,11 +208,8 @@ mod tests {
 
     #[test]
     fn expands_bool_and_enum_forms() {
-        let p = Pattern::parse(
-            "VS{lighting:vertex=VertexLighting,pixel=PixelLighting}{fog::NoFog}.dxbc",
-            &Axes,
-        )
-        .unwrap();
+        let p =
+            Pattern::parse("VS{lighting:vertex=VertexLighting,pixel=PixelLighting}{fog::NoFog}.dxbc", &Axes).unwrap();
         assert_eq!(p.expand(&[1, 0]), "VS.dxbc");
         assert_eq!(p.expand(&[0, 0]), "VSNoFog.dxbc");
         assert_eq!(p.expand(&[1, 2]), "VSPixelLighting.dxbc");
