@@ -3,10 +3,7 @@
 //! `include_effect!` macro instead, so both integrations are exercised.
 
 fn main() {
-    if let Err(error) = dxbc_wgsl_build::Builder::new()
-        .effect("effects/basic.effect.toml")
-        .build()
-    {
+    if let Err(error) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
         // The diagnostics were already printed as cargo::error= lines (file:line:column).
         eprintln!("{error}");
         std::process::exit(1);

@@ -44,35 +44,22 @@ impl Gpu {
     }
 
     async fn new_async() -> Result<Self, GpuError> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
             ..Default::default()
         };
-        let adapter = instance
-            .request_adapter(&options)
-            .await
-            .map_err(|source| GpuError::NoAdapter { source })?;
+        let adapter = instance.request_adapter(&options).await.map_err(|source| GpuError::NoAdapter { source })?;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("example-engine device"),
                 required_features: wgpu::Features::empty(),
-                required_limits: wgpu::Limits::downlevel_defaults()
-                    .using_resolution(adapter.limits()),
+                required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
                 ..Default::default()
             })
             .await
-            .map_err(|source| GpuError::RequestDevice {
-                adapter: adapter.get_info().name,
-                source,
-            })?;
-        Ok(Self {
-            instance,
-            adapter,
-            device,
-            queue,
-        })
+            .map_err(|source| GpuError::RequestDevice { adapter: adapter.get_info().name, source })?;
+        Ok(Self { instance, adapter, device, queue })
     }
 
     /// One line describing the adapter in use: name, backend, device type and driver.
@@ -99,10 +86,7 @@ impl Gpu {
         let oom = block_on(oom.pop());
         match validation.or(oom) {
             None => Ok(value),
-            Some(error) => Err(GpuError::Scope {
-                what: what.to_owned(),
-                error: error.to_string(),
-            }),
+            Some(error) => Err(GpuError::Scope { what: what.to_owned(), error: error.to_string() }),
         }
     }
 
@@ -111,10 +95,7 @@ impl Gpu {
         self.device
             .poll(wgpu::PollType::wait_indefinitely())
             .map(|_| ())
-            .map_err(|e| GpuError::Scope {
-                what: "waiting for the GPU".to_owned(),
-                error: e.to_string(),
-            })
+            .map_err(|e| GpuError::Scope { what: "waiting for the GPU".to_owned(), error: e.to_string() })
     }
 }
 

@@ -52,12 +52,7 @@ impl Fog {
         }
         let m = &world_view.0;
         let scale = 1.0 / (self.start - self.end);
-        [
-            m[0][2] * scale,
-            m[1][2] * scale,
-            m[2][2] * scale,
-            (m[3][2] + self.start) * scale,
-        ]
+        [m[0][2] * scale, m[1][2] * scale, m[2][2] * scale, (m[3][2] + self.start) * scale]
     }
 }
 
@@ -84,11 +79,7 @@ mod tests {
     #[test]
     fn fog_vector_is_0_at_start_and_1_at_end() {
         let view = Mat4::look_at_rh([0.0, 0.0, 5.0], [0.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
-        let fog = Fog {
-            color: [0.0; 3],
-            start: 2.0,
-            end: 10.0,
-        };
+        let fog = Fog { color: [0.0; 3], start: 2.0, end: 10.0 };
         let v = fog.vector(&view);
         let f = |z: f32| v[0] * 0.0 + v[1] * 0.0 + v[2] * z + v[3];
         // The camera is at z = 5 looking down -z: z = 3 is 2 units away, z = -5 is 10.

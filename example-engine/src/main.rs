@@ -46,16 +46,8 @@ fn main() -> ExitCode {
 }
 
 fn run(gpu: &Gpu, args: &Args) -> anyhow::Result<()> {
-    let frame = example_engine::scene::render_frame(gpu, args.width, args.height)
-        .context("rendering the frame")?;
-    frame
-        .save_png(&args.out)
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    println!(
-        "wrote {} ({}x{})",
-        args.out.display(),
-        frame.width,
-        frame.height
-    );
+    let frame = example_engine::scene::render_frame(gpu, args.width, args.height).context("rendering the frame")?;
+    frame.save_png(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    println!("wrote {} ({}x{})", args.out.display(), frame.width, frame.height);
     Ok(())
 }

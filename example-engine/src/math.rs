@@ -6,12 +6,8 @@
 pub struct Mat4(pub [[f32; 4]; 4]);
 
 impl Mat4 {
-    pub const IDENTITY: Self = Self([
-        [1.0, 0.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0, 0.0],
-        [0.0, 0.0, 1.0, 0.0],
-        [0.0, 0.0, 0.0, 1.0],
-    ]);
+    pub const IDENTITY: Self =
+        Self([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]]);
 
     pub fn translation(t: [f32; 3]) -> Self {
         let mut m = Self::IDENTITY;
@@ -30,34 +26,19 @@ impl Mat4 {
     /// Rotation by `angle` radians about the x axis (counter-clockwise looking down the axis).
     pub fn rotation_x(angle: f32) -> Self {
         let (s, c) = angle.sin_cos();
-        Self([
-            [1.0, 0.0, 0.0, 0.0],
-            [0.0, c, s, 0.0],
-            [0.0, -s, c, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
-        ])
+        Self([[1.0, 0.0, 0.0, 0.0], [0.0, c, s, 0.0], [0.0, -s, c, 0.0], [0.0, 0.0, 0.0, 1.0]])
     }
 
     /// Rotation by `angle` radians about the y axis.
     pub fn rotation_y(angle: f32) -> Self {
         let (s, c) = angle.sin_cos();
-        Self([
-            [c, 0.0, -s, 0.0],
-            [0.0, 1.0, 0.0, 0.0],
-            [s, 0.0, c, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
-        ])
+        Self([[c, 0.0, -s, 0.0], [0.0, 1.0, 0.0, 0.0], [s, 0.0, c, 0.0], [0.0, 0.0, 0.0, 1.0]])
     }
 
     /// Rotation by `angle` radians about the z axis.
     pub fn rotation_z(angle: f32) -> Self {
         let (s, c) = angle.sin_cos();
-        Self([
-            [c, s, 0.0, 0.0],
-            [-s, c, 0.0, 0.0],
-            [0.0, 0.0, 1.0, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
-        ])
+        Self([[c, s, 0.0, 0.0], [-s, c, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
     }
 
     /// Right-handed view matrix looking from `eye` at `target`.
@@ -78,12 +59,7 @@ impl Mat4 {
         let h = 1.0 / (fov_y * 0.5).tan();
         let w = h / aspect;
         let r = far / (near - far);
-        Self([
-            [w, 0.0, 0.0, 0.0],
-            [0.0, h, 0.0, 0.0],
-            [0.0, 0.0, r, -1.0],
-            [0.0, 0.0, r * near, 0.0],
-        ])
+        Self([[w, 0.0, 0.0, 0.0], [0.0, h, 0.0, 0.0], [0.0, 0.0, r, -1.0], [0.0, 0.0, r * near, 0.0]])
     }
 
     pub fn mul(&self, other: &Self) -> Self {
@@ -125,9 +101,7 @@ impl Mat4 {
             return None;
         }
         // inverse = adjugate / det = cofactor^T / det, so inverse^T = cofactor / det.
-        Some(std::array::from_fn(|r| {
-            std::array::from_fn(|c| (cof(r, c) / det) as f32)
-        }))
+        Some(std::array::from_fn(|r| std::array::from_fn(|c| (cof(r, c) / det) as f32)))
     }
 }
 
@@ -140,11 +114,7 @@ pub fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
 }
 
 pub fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 pub fn normalize(a: [f32; 3]) -> [f32; 3] {
@@ -188,9 +158,7 @@ mod tests {
         let t2 = m.transform([t[0], t[1], t[2], 0.0]);
         let n2: [f32; 3] = std::array::from_fn(|c| (0..3).map(|k| n[k] * it[k][c]).sum());
         assert!(close(dot([t2[0], t2[1], t2[2]], n2), 0.0));
-        assert!(Mat4::scaling([1.0, 0.0, 1.0])
-            .inverse_transpose_3x3()
-            .is_none());
+        assert!(Mat4::scaling([1.0, 0.0, 1.0]).inverse_transpose_3x3().is_none());
     }
 
     #[test]

@@ -51,23 +51,24 @@ impl Mesh {
         mesh
     }
 
-    /// A flat rectangle in the xz plane (normal +y), centred at the origin, uv from 0 to `uv_repeat`.
-    pub fn plane(size: [f32; 2], uv_repeat: [f32; 2]) -> Self {
-        let (hx, hz) = (size[0] * 0.5, size[1] * 0.5);
-        let corner = |x: f32, z: f32, u: f32, v: f32| Vertex {
-            position: [x, 0.0, z],
-            normal: [0.0, 1.0, 0.0],
-            uv: [u * uv_repeat[0], v * uv_repeat[1]],
-        };
-        Self {
-            vertices: vec![
-                corner(-hx, -hz, 0.0, 0.0),
-                corner(-hx, hz, 0.0, 1.0),
-                corner(hx, hz, 1.0, 1.0),
-                corner(hx, -hz, 1.0, 0.0),
-            ],
-            indices: vec![0, 1, 2, 0, 2, 3],
+    /// A flat rectangle in the xz plane (normal +y), centred at the origin, uv from 0 to
+    /// `uv_repeat`, split into `divisions` x `divisions` cells (per-vertex effects such as
+    /// DirectXTK's fog are interpolated linearly between vertices, so large planes need them).
+    pub fn plane(size: [f32; 2], uv_repeat: [f32; 2], divisions: u32) -> Self {
+        let mut mesh = Self::default();
+        for i in 0..=divisions {
+            let v = i as f32 / divisions as f32;
+            for j in 0..=divisions {
+                let u = j as f32 / divisions as f32;
+                mesh.vertices.push(Vertex {
+                    position: [(u - 0.5) * size[0], 0.0, (v - 0.5) * size[1]],
+                    normal: [0.0, 1.0, 0.0],
+                    uv: [u * uv_repeat[0], v * uv_repeat[1]],
+                });
+            }
         }
+        mesh.grid_indices(divisions, divisions);
+        mesh
     }
 
     fn grid_indices(&mut self, rows: u32, columns: u32) {
@@ -76,8 +77,7 @@ impl Mesh {
             for j in 0..columns {
                 let a = i * stride + j;
                 let b = a + stride;
-                self.indices
-                    .extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
+                self.indices.extend_from_slice(&[a, b, a + 1, a + 1, b, b + 1]);
             }
         }
     }
@@ -105,18 +105,18 @@ mod tests {
         // Counter-clockwise winding must face the same way as the vertex normals.
         for t in 0..mesh.indices.len() / 3 {
             let n = mesh.vertices[mesh.indices[3 * t] as usize].normal;
-            assert!(
-                dot(mesh.face_normal(t), n) > 0.0,
-                "triangle {t} is wound inside out"
-            );
+            assert!(dot(mesh.face_normal(t), n) > 0.0, "triangle {t} is wound inside out");
         }
     }
 
     #[test]
     fn plane_faces_up() {
-        let mesh = Mesh::plane([2.0, 2.0], [1.0, 1.0]);
-        assert!(dot(mesh.face_normal(0), [0.0, 1.0, 0.0]) > 0.99);
-        assert!(dot(mesh.face_normal(1), [0.0, 1.0, 0.0]) > 0.99);
+        let mesh = Mesh::plane([2.0, 2.0], [1.0, 1.0], 3);
+        assert_eq!(mesh.vertices.len(), 16);
+        assert_eq!(mesh.indices.len(), 3 * 3 * 6);
+        for t in 0..mesh.indices.len() / 3 {
+            assert!(dot(mesh.face_normal(t), [0.0, 1.0, 0.0]) > 0.99, "triangle {t}");
+        }
         assert_eq!(std::mem::size_of::<Vertex>(), 32);
     }
 }
@@ -145,18 +145,12 @@ pub fn pack_vertices(
             wgpu::VertexFormat::Float32x2 => 2,
             wgpu::VertexFormat::Float32x3 => 3,
             wgpu::VertexFormat::Float32x4 => 4,
-            format => {
-                return Err(UnsupportedVertexFormat {
-                    location: attribute.shader_location,
-                    format,
-                })
-            }
+            format => return Err(UnsupportedVertexFormat { location: attribute.shader_location, format }),
         };
         for v in 0..count {
             let data = value(v, attribute.shader_location);
             let start = v * stride + attribute.offset as usize;
-            bytes[start..start + 4 * components]
-                .copy_from_slice(bytemuck::cast_slice(&data[..components]));
+            bytes[start..start + 4 * components].copy_from_slice(bytemuck::cast_slice(&data[..components]));
         }
     }
     Ok(bytes)
@@ -169,16 +163,8 @@ mod pack_tests {
     #[test]
     fn packs_by_location_offset_and_format() {
         let attributes = [
-            wgpu::VertexAttribute {
-                format: wgpu::VertexFormat::Float32x2,
-                offset: 12,
-                shader_location: 0,
-            },
-            wgpu::VertexAttribute {
-                format: wgpu::VertexFormat::Float32x3,
-                offset: 0,
-                shader_location: 2,
-            },
+            wgpu::VertexAttribute { format: wgpu::VertexFormat::Float32x2, offset: 12, shader_location: 0 },
+            wgpu::VertexAttribute { format: wgpu::VertexFormat::Float32x3, offset: 0, shader_location: 2 },
         ];
         let layout = wgpu::VertexBufferLayout {
             array_stride: 20,
@@ -191,20 +177,10 @@ mod pack_tests {
         })
         .unwrap();
         let floats: &[f32] = bytemuck::cast_slice(&bytes);
-        assert_eq!(
-            floats,
-            &[2.0, 2.5, 2.25, 0.0, 0.5, 12.0, 12.5, 12.25, 10.0, 10.5]
-        );
-        let bad = [wgpu::VertexAttribute {
-            format: wgpu::VertexFormat::Unorm8x4,
-            offset: 0,
-            shader_location: 3,
-        }];
-        let layout = wgpu::VertexBufferLayout {
-            array_stride: 4,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &bad,
-        };
+        assert_eq!(floats, &[2.0, 2.5, 2.25, 0.0, 0.5, 12.0, 12.5, 12.25, 10.0, 10.5]);
+        let bad = [wgpu::VertexAttribute { format: wgpu::VertexFormat::Unorm8x4, offset: 0, shader_location: 3 }];
+        let layout =
+            wgpu::VertexBufferLayout { array_stride: 4, step_mode: wgpu::VertexStepMode::Vertex, attributes: &bad };
         assert!(pack_vertices(&layout, 1, |_, _| [0.0; 4]).is_err());
     }
 }

@@ -30,19 +30,9 @@ pub struct Image {
 impl Image {
     /// The RGBA bytes of pixel (x, y), y counted from the top row.
     pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        assert!(
-            x < self.width && y < self.height,
-            "pixel ({x}, {y}) outside {}x{}",
-            self.width,
-            self.height
-        );
+        assert!(x < self.width && y < self.height, "pixel ({x}, {y}) outside {}x{}", self.width, self.height);
         let i = ((y * self.width + x) * 4) as usize;
-        [
-            self.rgba[i],
-            self.rgba[i + 1],
-            self.rgba[i + 2],
-            self.rgba[i + 3],
-        ]
+        [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2], self.rgba[i + 3]]
     }
 
     /// Writes the image as a PNG file.
@@ -85,11 +75,7 @@ pub struct Target {
 impl Target {
     /// Creates a `width` x `height` [`COLOR_FORMAT`] target with a [`DEPTH_FORMAT`] depth buffer.
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Self {
-        let size = wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        };
+        let size = wgpu::Extent3d { width, height, depth_or_array_layers: 1 };
         let color = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen colour"),
             size,
@@ -120,28 +106,18 @@ impl Target {
     }
 
     /// A render pass clearing colour to `clear` and depth to 1.
-    pub fn begin_pass<'e>(
-        &self,
-        encoder: &'e mut wgpu::CommandEncoder,
-        clear: wgpu::Color,
-    ) -> wgpu::RenderPass<'e> {
+    pub fn begin_pass<'e>(&self, encoder: &'e mut wgpu::CommandEncoder, clear: wgpu::Color) -> wgpu::RenderPass<'e> {
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("offscreen pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &self.color_view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: wgpu::StoreOp::Store,
-                },
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &self.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Store,
-                }),
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
@@ -178,11 +154,7 @@ impl Target {
                         rows_per_image: Some(self.height),
                     },
                 },
-                wgpu::Extent3d {
-                    width: self.width,
-                    height: self.height,
-                    depth_or_array_layers: 1,
-                },
+                wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 },
             );
             gpu.queue.submit([encoder.finish()]);
         })?;
@@ -192,34 +164,18 @@ impl Target {
             let _ = sender.send(result);
         });
         gpu.wait_idle()?;
-        let mapped = receiver
-            .recv()
-            .map_err(|e| e.to_string())
-            .and_then(|r| r.map_err(|e| e.to_string()));
+        let mapped = receiver.recv().map_err(|e| e.to_string()).and_then(|r| r.map_err(|e| e.to_string()));
         if let Err(error) = mapped {
-            return Err(GpuError::Scope {
-                what: "mapping the read-back buffer".to_owned(),
-                error,
-            });
+            return Err(GpuError::Scope { what: "mapping the read-back buffer".to_owned(), error });
         }
         let rgba = {
-            let data = slice.get_mapped_range().map_err(|e| GpuError::Scope {
-                what: "reading the mapped buffer".to_owned(),
-                error: e.to_string(),
-            })?;
-            unpad_rows(
-                &data,
-                unpadded as usize,
-                padded as usize,
-                self.height as usize,
-            )
+            let data = slice
+                .get_mapped_range()
+                .map_err(|e| GpuError::Scope { what: "reading the mapped buffer".to_owned(), error: e.to_string() })?;
+            unpad_rows(&data, unpadded as usize, padded as usize, self.height as usize)
         };
         buffer.unmap();
-        Ok(Image {
-            width: self.width,
-            height: self.height,
-            rgba,
-        })
+        Ok(Image { width: self.width, height: self.height, rgba })
     }
 }
 

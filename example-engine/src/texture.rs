@@ -13,13 +13,17 @@ pub struct TextureImage {
 impl TextureImage {
     /// A `cells` x `cells` checkerboard of `cell` x `cell` texels alternating `a` and `b`.
     pub fn checker(cells: u32, cell: u32, a: [u8; 4], b: [u8; 4]) -> Self {
-        Self::from_fn(cells * cell, cells * cell, |x, y| {
-            if ((x / cell) + (y / cell)).is_multiple_of(2) {
-                a
-            } else {
-                b
-            }
-        })
+        Self::from_fn(
+            cells * cell,
+            cells * cell,
+            |x, y| {
+                if ((x / cell) + (y / cell)).is_multiple_of(2) {
+                    a
+                } else {
+                    b
+                }
+            },
+        )
     }
 
     /// An image whose texel (x, y) (y from the top row) is `f(x, y)`.
@@ -30,31 +34,18 @@ impl TextureImage {
                 rgba.extend_from_slice(&f(x, y));
             }
         }
-        Self {
-            width,
-            height,
-            rgba,
-        }
+        Self { width, height, rgba }
     }
 
     /// Texel (x, y) as RGBA bytes.
     pub fn texel(&self, x: u32, y: u32) -> [u8; 4] {
         let i = ((y * self.width + x) * 4) as usize;
-        [
-            self.rgba[i],
-            self.rgba[i + 1],
-            self.rgba[i + 2],
-            self.rgba[i + 3],
-        ]
+        [self.rgba[i], self.rgba[i + 1], self.rgba[i + 2], self.rgba[i + 3]]
     }
 
     /// Uploads the image as a one-mip [`wgpu::TextureFormat::Rgba8Unorm`] texture.
     pub fn upload(&self, gpu: &Gpu, label: &str) -> wgpu::Texture {
-        let size = wgpu::Extent3d {
-            width: self.width,
-            height: self.height,
-            depth_or_array_layers: 1,
-        };
+        let size = wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 };
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
             size,

@@ -89,21 +89,12 @@ impl BasicParams {
     }
 
     /// Lighting.fxh `ComputeLights` for the first `num_lights` lights.
-    pub fn compute_lights(
-        &self,
-        eye_vector: [f32; 3],
-        world_normal: [f32; 3],
-        num_lights: usize,
-    ) -> ColorPair {
+    pub fn compute_lights(&self, eye_vector: [f32; 3], world_normal: [f32; 3], num_lights: usize) -> ColorPair {
         let mut diffuse_sum = [0.0f32; 3];
         let mut specular_sum = [0.0f32; 3];
         for i in 0..num_lights {
             let l = self.light_direction[i];
-            let half_vector = normalize([
-                eye_vector[0] - l[0],
-                eye_vector[1] - l[1],
-                eye_vector[2] - l[2],
-            ]);
+            let half_vector = normalize([eye_vector[0] - l[0], eye_vector[1] - l[1], eye_vector[2] - l[2]]);
             let dot_l = -dot3(l, world_normal);
             let dot_h = dot3(half_vector, world_normal);
             // zeroL = step(0, dotL): 1 where dotL >= 0.
@@ -116,9 +107,7 @@ impl BasicParams {
             }
         }
         ColorPair {
-            diffuse: std::array::from_fn(|c| {
-                diffuse_sum[c] * self.diffuse_color[c] + self.emissive_color[c]
-            }),
+            diffuse: std::array::from_fn(|c| diffuse_sum[c] * self.diffuse_color[c] + self.emissive_color[c]),
             specular: std::array::from_fn(|c| specular_sum[c] * self.specular_color[c]),
         }
     }
@@ -187,22 +176,14 @@ impl BasicParams {
         VertexLightingVaryings {
             position_ps: mul_row4(position, &self.world_view_proj),
             diffuse,
-            specular: [
-                light.specular[0],
-                light.specular[1],
-                light.specular[2],
-                self.fog_factor(position),
-            ],
+            specular: [light.specular[0], light.specular[1], light.specular[2], self.fog_factor(position)],
         }
     }
 
     /// `PSBasicVertexLighting`.
     pub fn ps_vertex_lighting(&self, pin: &VertexLightingVaryings) -> [f32; 4] {
         let mut color = pin.diffuse;
-        self.add_specular(
-            &mut color,
-            [pin.specular[0], pin.specular[1], pin.specular[2]],
-        );
+        self.add_specular(&mut color, [pin.specular[0], pin.specular[1], pin.specular[2]]);
         self.apply_fog(&mut color, pin.specular[3]);
         color
     }
@@ -231,12 +212,8 @@ pub fn to_unorm8(color: [f32; 4]) -> [u8; 4] {
 mod tests {
     use super::*;
 
-    const IDENTITY4: [[f32; 4]; 4] = [
-        [1.0, 0.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0, 0.0],
-        [0.0, 0.0, 1.0, 0.0],
-        [0.0, 0.0, 0.0, 1.0],
-    ];
+    const IDENTITY4: [[f32; 4]; 4] =
+        [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
     const IDENTITY3: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
     fn params() -> BasicParams {
@@ -319,10 +296,7 @@ mod tests {
         let vout = p.vs_vertex_lighting_vc([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0; 4]);
         // Unlit and no emissive: colour (0, 0, 0, 0.5); fog 0.25 towards (0, 1, 0) * 0.5.
         let out = p.ps_vertex_lighting(&vout);
-        assert!(
-            close3([out[0], out[1], out[2]], [0.0, 0.125, 0.0]),
-            "{out:?}"
-        );
+        assert!(close3([out[0], out[1], out[2]], [0.0, 0.125, 0.0]), "{out:?}");
         assert_eq!(out[3], 0.5);
     }
 
@@ -347,12 +321,8 @@ mod tests {
     #[test]
     fn vertex_colour_scales_lit_diffuse_and_alpha() {
         let p = params();
-        let vout =
-            p.vs_vertex_lighting_vc([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.5, 1.0, 1.0, 0.5]);
-        assert!(close3(
-            [vout.diffuse[0], vout.diffuse[1], vout.diffuse[2]],
-            [0.25, 0.125, 0.25]
-        ));
+        let vout = p.vs_vertex_lighting_vc([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [0.5, 1.0, 1.0, 0.5]);
+        assert!(close3([vout.diffuse[0], vout.diffuse[1], vout.diffuse[2]], [0.25, 0.125, 0.25]));
         assert_eq!(vout.diffuse[3], 0.5);
         // Specular is not scaled by the vertex colour but the pixel shader scales it by alpha.
         let out = p.ps_vertex_lighting(&vout);

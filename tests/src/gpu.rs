@@ -19,9 +19,9 @@ pub fn gpu_or_skip(test: &str) -> Option<Gpu> {
             eprintln!("{test}: adapter {}", gpu.adapter_summary());
             Some(gpu)
         }
-        Err(error) => panic!(
-            "{test}: {error}\n(set {SKIP_GPU_ENV}=1 to skip the GPU tests explicitly on this machine)"
-        ),
+        Err(error) => {
+            panic!("{test}: {error}\n(set {SKIP_GPU_ENV}=1 to skip the GPU tests explicitly on this machine)")
+        }
     }
 }
 
@@ -37,24 +37,13 @@ pub struct PixelCheck {
 impl PixelCheck {
     /// Largest per-channel difference.
     pub fn max_diff(&self) -> u8 {
-        (0..4)
-            .map(|c| self.expected[c].abs_diff(self.actual[c]))
-            .max()
-            .unwrap_or(0)
+        (0..4).map(|c| self.expected[c].abs_diff(self.actual[c])).max().unwrap_or(0)
     }
 }
 
 /// Pairs each expected `(x, y, rgba)` with the rendered pixel.
 pub fn check_pixels(image: &Image, expected: &[(u32, u32, [u8; 4])]) -> Vec<PixelCheck> {
-    expected
-        .iter()
-        .map(|&(x, y, expected)| PixelCheck {
-            x,
-            y,
-            expected,
-            actual: image.pixel(x, y),
-        })
-        .collect()
+    expected.iter().map(|&(x, y, expected)| PixelCheck { x, y, expected, actual: image.pixel(x, y) }).collect()
 }
 
 /// A table of the checks, one line each, for test output.

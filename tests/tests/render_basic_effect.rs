@@ -88,11 +88,7 @@ fn scene_params() -> BasicParams {
         emissive_color: [0.05, 0.02, 0.08],
         specular_color: [0.6, 0.5, 0.4],
         specular_power: 12.0,
-        light_direction: [
-            normalize([-0.5, -0.6, -0.6]),
-            normalize([0.7, -0.2, -0.7]),
-            normalize([0.1, 0.8, -0.6]),
-        ],
+        light_direction: [normalize([-0.5, -0.6, -0.6]), normalize([0.7, -0.2, -0.7]), normalize([0.1, 0.8, -0.6])],
         light_diffuse_color: [[0.9, 0.3, 0.2], [0.2, 0.7, 0.3], [0.2, 0.3, 0.8]],
         light_specular_color: [[0.8, 0.6, 0.4], [0.3, 0.9, 0.5], [0.4, 0.4, 0.9]],
         eye_position: eye,
@@ -148,12 +144,7 @@ fn shifted_by_one_register(bytes: &[u8]) -> Vec<u8> {
 /// A 4x4 texture whose texels all differ in colour and (some) in alpha.
 fn texture() -> TextureImage {
     TextureImage::from_fn(TEXELS, TEXELS, |x, y| {
-        [
-            (40 + 60 * x) as u8,
-            (50 + 55 * y) as u8,
-            (230 - 30 * (x + y)) as u8,
-            (255 - 15 * ((x + 2 * y) % 4)) as u8,
-        ]
+        [(40 + 60 * x) as u8, (50 + 55 * y) as u8, (230 - 30 * (x + y)) as u8, (255 - 15 * ((x + 2 * y) % 4)) as u8]
     })
 }
 
@@ -169,11 +160,7 @@ fn nearest_texel(texture: &TextureImage, uv: [f32; 2]) -> Option<[f32; 4]> {
         }
         index[i] = (t.floor() as i64).rem_euclid(i64::from(TEXELS)) as u32;
     }
-    Some(
-        texture
-            .texel(index[0], index[1])
-            .map(|b| f32::from(b) / 255.0),
-    )
+    Some(texture.texel(index[0], index[1]).map(|b| f32::from(b) / 255.0))
 }
 
 /// Every pixel of a grid (every 3rd pixel) whose centre is safely inside one of the triangles,
@@ -202,14 +189,10 @@ fn render(
     texture: Option<&TextureImage>,
 ) -> Image {
     let target = Target::new(gpu, SIZE, SIZE);
-    let layout = permutation
-        .vertex_buffer_layout()
-        .expect("permutation exists");
+    let layout = permutation.vertex_buffer_layout().expect("permutation exists");
     let corners: Vec<Corner> = TRIANGLES.iter().flatten().map(|&i| CORNERS[i]).collect();
-    let vertex_bytes = pack_vertices(&layout, corners.len(), |v, location| {
-        vertex(&corners[v], location)
-    })
-    .expect("float vertex formats");
+    let vertex_bytes = pack_vertices(&layout, corners.len(), |v, location| vertex(&corners[v], location))
+        .expect("float vertex formats");
     let (layouts, pipeline) = gpu
         .scoped("creating the BasicEffect pipeline", |device| {
             let layouts = fx::Layouts::new(device, permutation);
@@ -248,11 +231,7 @@ fn render(
         let bind_groups = fx::BindGroups::new(
             device,
             &layouts,
-            &fx::Resources {
-                parameters: &parameters,
-                texture: view.as_ref(),
-                sampler: Some(&sampler),
-            },
+            &fx::Resources { parameters: &parameters, texture: view.as_ref(), sampler: Some(&sampler) },
         )
         .expect("all resources given");
         let mut encoder = device.create_command_encoder(&Default::default());
@@ -309,10 +288,8 @@ fn assert_shift_detected(what: &str, checks: &[PixelCheck]) {
 fn per_pixel_lighting_texture_fog_matches_cpu_model() {
     let params = scene_params();
     let texture = texture();
-    let vout: Vec<PixelLightingVaryings> = CORNERS
-        .iter()
-        .map(|c| params.vs_pixel_lighting_tx(c.position, c.normal, c.tex_coord))
-        .collect();
+    let vout: Vec<PixelLightingVaryings> =
+        CORNERS.iter().map(|c| params.vs_pixel_lighting_tx(c.position, c.normal, c.tex_coord)).collect();
     let clip: [[f32; 4]; 4] = std::array::from_fn(|i| vout[i].position_ps);
 
     // Expected pixels, and the scene's own requirements: fog strictly between 0 and 1, specular
@@ -334,34 +311,19 @@ fn per_pixel_lighting_texture_fog_matches_cpu_model() {
             continue;
         };
         let fog = pin.position_ws[3];
-        assert!(
-            fog > 0.05 && fog < 0.95,
-            "scene: fog {fog} at ({x}, {y}) not strictly inside (0, 1)"
-        );
+        assert!(fog > 0.05 && fog < 0.95, "scene: fog {fog} at ({x}, {y}) not strictly inside (0, 1)");
         let color = to_unorm8(params.ps_pixel_lighting_tx(texel, &pin));
-        let unlit_specular = to_unorm8(
-            BasicParams {
-                specular_color: [0.0; 3],
-                ..params
-            }
-            .ps_pixel_lighting_tx(texel, &pin),
-        );
+        let unlit_specular =
+            to_unorm8(BasicParams { specular_color: [0.0; 3], ..params }.ps_pixel_lighting_tx(texel, &pin));
         let specular_effect = max_diff(color, unlit_specular);
-        assert!(
-            specular_effect > TOLERANCE,
-            "scene: specular too weak at ({x}, {y})"
-        );
+        assert!(specular_effect > TOLERANCE, "scene: specular too weak at ({x}, {y})");
         fog_range = (fog_range.0.min(fog), fog_range.1.max(fog));
-        specular_range = (
-            specular_range.0.min(specular_effect),
-            specular_range.1.max(specular_effect),
-        );
+        specular_range = (specular_range.0.min(specular_effect), specular_range.1.max(specular_effect));
         for (l, matters) in light_matters.iter_mut().enumerate() {
             let mut without = params;
             without.light_diffuse_color[l] = [0.0; 3];
             without.light_specular_color[l] = [0.0; 3];
-            *matters |=
-                max_diff(color, to_unorm8(without.ps_pixel_lighting_tx(texel, &pin))) > TOLERANCE;
+            *matters |= max_diff(color, to_unorm8(without.ps_pixel_lighting_tx(texel, &pin))) > TOLERANCE;
         }
         expected.push((x, y, color));
     }
@@ -370,56 +332,28 @@ fn per_pixel_lighting_texture_fog_matches_cpu_model() {
          {}..{}/255; every light changes some by more than the tolerance: {light_matters:?}",
         fog_range.0, fog_range.1, specular_range.0, specular_range.1
     );
-    assert!(
-        light_matters.iter().all(|&m| m),
-        "scene: every light must matter somewhere: {light_matters:?}"
-    );
-    assert!(
-        expected.len() >= 16,
-        "scene: only {} usable pixels",
-        expected.len()
-    );
+    assert!(light_matters.iter().all(|&m| m), "scene: every light must matter somewhere: {light_matters:?}");
+    assert!(expected.len() >= 16, "scene: only {} usable pixels", expected.len());
 
     let Some(gpu) = gpu_or_skip("per_pixel_lighting_texture_fog_matches_cpu_model") else {
         return;
     };
-    let permutation = fx::Permutation {
-        fog: true,
-        texture: true,
-        lighting: fx::Lighting::Pixel,
-        ..Default::default()
-    };
-    let vertex = |c: &Corner, location: u32| {
-        position_normal_then(c, location, [c.tex_coord[0], c.tex_coord[1], 0.0, 0.0])
-    };
+    let permutation = fx::Permutation { fog: true, texture: true, lighting: fx::Lighting::Pixel, ..Default::default() };
+    let vertex =
+        |c: &Corner, location: u32| position_normal_then(c, location, [c.tex_coord[0], c.tex_coord[1], 0.0, 0.0]);
     let bytes = bytemuck::bytes_of(&constants(&params)).to_vec();
     let image = render(&gpu, permutation, &bytes, vertex, Some(&texture));
-    assert_within_tolerance(
-        "per-pixel lighting + texture + fog",
-        &check_pixels(&image, &expected),
-    );
+    assert_within_tolerance("per-pixel lighting + texture + fog", &check_pixels(&image, &expected));
 
-    let shifted = render(
-        &gpu,
-        permutation,
-        &shifted_by_one_register(&bytes),
-        vertex,
-        Some(&texture),
-    );
-    assert_shift_detected(
-        "per-pixel lighting + texture + fog",
-        &check_pixels(&shifted, &expected),
-    );
+    let shifted = render(&gpu, permutation, &shifted_by_one_register(&bytes), vertex, Some(&texture));
+    assert_shift_detected("per-pixel lighting + texture + fog", &check_pixels(&shifted, &expected));
 }
 
 /// (b) Per-vertex lighting with vertex colour: VSBasicVertexLightingVc + PSBasicVertexLighting.
 #[test]
 fn per_vertex_lighting_vertex_color_matches_cpu_model() {
     let params = scene_params();
-    let vout: Vec<_> = CORNERS
-        .iter()
-        .map(|c| params.vs_vertex_lighting_vc(c.position, c.normal, c.color))
-        .collect();
+    let vout: Vec<_> = CORNERS.iter().map(|c| params.vs_vertex_lighting_vc(c.position, c.normal, c.color)).collect();
     let clip: [[f32; 4]; 4] = std::array::from_fn(|i| vout[i].position_ps);
     let mut expected = Vec::new();
     let mut fog_range = (f32::MAX, f32::MIN);
@@ -431,51 +365,25 @@ fn per_vertex_lighting_vertex_color_matches_cpu_model() {
             specular: interpolate(w, v.map(|o| o.specular)),
         };
         let fog = pin.specular[3];
-        assert!(
-            fog > 0.05 && fog < 0.95,
-            "scene: fog {fog} at ({x}, {y}) not strictly inside (0, 1)"
-        );
+        assert!(fog > 0.05 && fog < 0.95, "scene: fog {fog} at ({x}, {y}) not strictly inside (0, 1)");
         fog_range = (fog_range.0.min(fog), fog_range.1.max(fog));
         expected.push((x, y, to_unorm8(params.ps_vertex_lighting(&pin))));
     }
-    println!(
-        "scene (b): fog factor {:.3}..{:.3} at the sampled pixels",
-        fog_range.0, fog_range.1
-    );
-    assert!(
-        expected.len() >= 16,
-        "scene: only {} usable pixels",
-        expected.len()
-    );
+    println!("scene (b): fog factor {:.3}..{:.3} at the sampled pixels", fog_range.0, fog_range.1);
+    assert!(expected.len() >= 16, "scene: only {} usable pixels", expected.len());
 
     let Some(gpu) = gpu_or_skip("per_vertex_lighting_vertex_color_matches_cpu_model") else {
         return;
     };
-    let permutation = fx::Permutation {
-        fog: true,
-        vertex_color: true,
-        lighting: fx::Lighting::Vertex,
-        ..Default::default()
-    };
+    let permutation =
+        fx::Permutation { fog: true, vertex_color: true, lighting: fx::Lighting::Vertex, ..Default::default() };
     let vertex = |c: &Corner, location: u32| position_normal_then(c, location, c.color);
     let bytes = bytemuck::bytes_of(&constants(&params)).to_vec();
     let image = render(&gpu, permutation, &bytes, vertex, None);
-    assert_within_tolerance(
-        "per-vertex lighting + vertex colour + fog",
-        &check_pixels(&image, &expected),
-    );
+    assert_within_tolerance("per-vertex lighting + vertex colour + fog", &check_pixels(&image, &expected));
 
-    let shifted = render(
-        &gpu,
-        permutation,
-        &shifted_by_one_register(&bytes),
-        vertex,
-        None,
-    );
-    assert_shift_detected(
-        "per-vertex lighting + vertex colour + fog",
-        &check_pixels(&shifted, &expected),
-    );
+    let shifted = render(&gpu, permutation, &shifted_by_one_register(&bytes), vertex, None);
+    assert_shift_detected("per-vertex lighting + vertex colour + fog", &check_pixels(&shifted, &expected));
 }
 
 fn max_diff(a: [u8; 4], b: [u8; 4]) -> u8 {
