@@ -23,3 +23,26 @@ fn tiny_effect_golden() {
     );
     insta::assert_snapshot!("tiny_effect", code);
 }
+
+/// A two-pass variant (the second pass has no pixel shader): the `Pass` enum and the pass
+/// parameters. Kept as `tests/fixtures/tiny_two_pass.rs`, compiled by `tests/generated_compiles.rs`.
+#[test]
+fn two_pass_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    let text = common::TINY_EFFECT
+        .replace("name = \"TinyEffect\"", "name = \"TinyEffect\"\nmodule = \"tiny_two_pass\"")
+        + "\n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n";
+    let path = dir.path().join("two.effect.toml");
+    std::fs::write(&path, text).unwrap();
+    let effect = dxbc_wgsl_build::Effect::load(&path).unwrap();
+    let compiled = dxbc_wgsl_build::compile::compile(effect, &mut common::FakeTranslator::default()).unwrap();
+    let code = dxbc_wgsl_build::generate(&compiled);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny_two_pass.rs");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&fixture, &code).unwrap();
+    }
+    let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
+    assert!(kept == code, "generated code differs from tests/fixtures/tiny_two_pass.rs (UPDATE_GOLDEN=1 updates it)");
+    assert!(code.contains("pub enum Pass {"));
+}

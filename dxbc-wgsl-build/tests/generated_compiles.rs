@@ -2,7 +2,10 @@
 //! behaves as documented. `tests/fixtures/tiny_effect.rs` is the generator's output for the tiny
 //! effect of `tests/common`; `tests/codegen.rs` checks it is current.
 
+#![deny(missing_docs)]
+
 include!("fixtures/tiny_effect.rs");
+include!("fixtures/tiny_two_pass.rs");
 
 use tiny_effect as fx;
 
@@ -68,4 +71,17 @@ fn vertex_layouts() {
 fn missing_resource_message() {
     let e = fx::MissingResource("texture");
     assert!(e.to_string().contains("texture"));
+}
+
+#[test]
+fn two_passes() {
+    use tiny_two_pass::{Pass, Permutation};
+    assert_eq!(Pass::ALL, [Pass::Main, Pass::DepthOnly]);
+    let p = Permutation::default();
+    let main = p.shaders(Pass::Main).unwrap();
+    let depth = p.shaders(Pass::DepthOnly).unwrap();
+    assert_eq!(main.pixel.unwrap().label, "Tiny_PS.dxbc");
+    assert_eq!(depth.vertex.label, "Tiny_VS.dxbc");
+    assert!(depth.pixel.is_none());
+    assert_eq!(p.vertex_buffer_layout(Pass::DepthOnly).unwrap().array_stride, 12);
 }

@@ -2,6 +2,8 @@
 //! workspace's clippy settings too), the permutation table and constant-buffer layout are
 //! DirectXTK's, and every permutation's pipeline is accepted by wgpu on a real adapter.
 
+#![deny(missing_docs)]
+
 dxbc_wgsl_macros::include_effect!("../example-engine/effects/basic.effect.toml");
 dxbc_wgsl_macros::include_effect!("../example-engine/effects/dual_texture.effect.toml");
 
