@@ -18,6 +18,7 @@ pub mod compile;
 pub mod diag;
 pub mod effect;
 pub mod stage;
+pub mod tint;
 pub mod vertex;
 
 pub use builder::{BuildError, BuildReport, Builder};

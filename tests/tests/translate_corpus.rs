@@ -1,0 +1,116 @@
+//! Every shader program in the corpus is translated: none may fail (internal error or invalid
+//! WGSL), every DirectXTK vertex/pixel shader qualifies, and Tint accepts every qualified module
+//! with no error and no warning.
+
+use dxbc_wgsl::{translate, RefusalReason, ShaderStage, TranslateError, TranslateOptions};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn blobs(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for e in std::fs::read_dir(&p).expect("read_dir") {
+                stack.push(e.expect("entry").path());
+            }
+        } else if p.extension().is_some_and(|e| e == "dxbc") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[derive(Default, Debug)]
+struct Counts {
+    qualified: usize,
+    unsupported: usize,
+    failed: usize,
+}
+
+#[test]
+fn corpus_translates_without_failures_and_tint_accepts_everything() {
+    let Some(corpus) = dxbc_wgsl_tests::corpus_dir() else {
+        eprintln!("SKIPPED: the shader corpus is absent (set DXBC_WGSL_CORPUS or place it at ../shared/corpus)");
+        return;
+    };
+    let mut per_folder: BTreeMap<String, Counts> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut qualified: Vec<(String, String)> = Vec::new();
+    let mut reasons: BTreeMap<RefusalReason, usize> = BTreeMap::new();
+    let mut directxtk_refused = Vec::new();
+    for path in blobs(&corpus) {
+        let bytes = std::fs::read(&path).expect("read blob");
+        // Only shader programs: effect binaries, root signatures and expression bytecode are
+        // classified elsewhere (reader_corpus).
+        let Ok(shader) = dxbc_wgsl::Shader::parse(&bytes, &Default::default()) else { continue };
+        let rel = path.strip_prefix(&corpus).expect("under corpus").display().to_string();
+        let folder = rel.split('/').next().unwrap_or("").to_string();
+        let c = per_folder.entry(folder.clone()).or_default();
+        match translate(&bytes, &TranslateOptions::default()) {
+            Ok(t) => {
+                c.qualified += 1;
+                qualified.push((rel, t.wgsl));
+            }
+            Err(TranslateError::Unsupported(r)) => {
+                c.unsupported += 1;
+                *reasons.entry(r.reason).or_default() += 1;
+                let vp = matches!(shader.program.version.stage, ShaderStage::Vertex | ShaderStage::Pixel);
+                if folder == "directxtk" && vp {
+                    directxtk_refused.push(format!("{rel}: {r}"));
+                }
+                // Every refusal names the instruction and its byte offset, or is a whole-shader
+                // refusal (stage).
+                assert!(
+                    r.reason == RefusalReason::StageUnsupported
+                        || (r.instruction.is_some() && r.offset.is_some() && r.opcode.is_some()),
+                    "{rel}: refusal without a location: {r}"
+                );
+            }
+            Err(e) => {
+                c.failed += 1;
+                failures.push(format!("{rel}: {e}"));
+            }
+        }
+    }
+    eprintln!("{:<22} {:>9} {:>11} {:>6}", "folder", "qualified", "unsupported", "failed");
+    for (f, c) in &per_folder {
+        eprintln!("{f:<22} {:>9} {:>11} {:>6}", c.qualified, c.unsupported, c.failed);
+    }
+    for (r, n) in &reasons {
+        eprintln!("  refused {n:4} × {r}");
+    }
+    assert!(failures.is_empty(), "{} shaders failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(directxtk_refused.is_empty(), "DirectXTK shaders refused:\n{}", directxtk_refused.join("\n"));
+    assert!(per_folder.get("directxtk").is_some_and(|c| c.qualified == 144), "every DirectXTK shader qualifies");
+
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
+        eprintln!("SKIPPED Tint: DXBC_WGSL_SKIP_TINT is set");
+        return;
+    }
+    let codes: Vec<&str> = qualified.iter().map(|(_, w)| w.as_str()).collect();
+    let verdicts = dxbc_wgsl_build::tint::check(&codes)
+        .unwrap_or_else(|e| panic!("{e} (set DXBC_WGSL_SKIP_TINT=1 to skip explicitly)"));
+    let rejected: Vec<String> = verdicts
+        .iter()
+        .filter(|v| !v.ok)
+        .map(|v| format!("{}: {}", qualified[v.id].0, v.first_problem().unwrap_or_default()))
+        .collect();
+    eprintln!("Tint: {} modules checked, {} rejected", verdicts.len(), rejected.len());
+    assert!(rejected.is_empty(), "Tint rejected {} modules:\n{}", rejected.len(), rejected.join("\n"));
+}
+
+/// Tint is not a rubber stamp: a derivative under non-uniform control flow without the
+/// diagnostic filter must be rejected.
+#[test]
+fn tint_rejects_nonuniform_derivative() {
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
+        return;
+    }
+    let bad = "@fragment fn main(@location(0) v: f32) -> @location(0) vec4f { if v > 0.0 { return vec4f(dpdx(v)); } return vec4f(0); }";
+    let good = "diagnostic(off, derivative_uniformity);\n@fragment fn main(@location(0) v: f32) -> @location(0) vec4f { if v > 0.0 { return vec4f(dpdx(v)); } return vec4f(0); }";
+    let v = dxbc_wgsl_build::tint::check(&[bad, good]).expect("tint");
+    assert!(!v[0].ok, "Tint accepted a non-uniform derivative");
+    assert!(v[1].ok, "Tint rejected the filtered module: {:?}", v[1].messages);
+}
