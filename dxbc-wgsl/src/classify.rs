@@ -167,3 +167,61 @@ pub fn classify(bytes: &[u8]) -> Classification {
     }
     with(BlobKind::Other, format!("DXBC container without a program chunk (chunks: {listing})"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn container(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        let mut out = vec![0u8; 32 + 4 * chunks.len()];
+        out[0..4].copy_from_slice(b"DXBC");
+        out[20] = 1;
+        out[28..32].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
+        for (i, (fourcc, data)) in chunks.iter().enumerate() {
+            let at = out.len() as u32;
+            out[32 + 4 * i..36 + 4 * i].copy_from_slice(&at.to_le_bytes());
+            out.extend_from_slice(*fourcc);
+            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            out.extend_from_slice(data);
+        }
+        let len = out.len() as u32;
+        out[24..28].copy_from_slice(&len.to_le_bytes());
+        crate::container::fix_checksum(&mut out);
+        out
+    }
+
+    #[test]
+    fn kinds() {
+        let program = [0x50, 0, 5, 0, 2, 0, 0, 0]; // cs_5_0, length 2
+        let c = classify(&container(&[(b"SHEX", &program)]));
+        assert_eq!(c.kind, BlobKind::ShaderProgram { stage: ShaderStage::Compute, major: 5, minor: 0 });
+        assert_eq!(c.checksum_ok, Some(true));
+        let c = classify(&container(&[(b"RTS0", &[2, 0, 0, 0])]));
+        assert_eq!(c.kind, BlobKind::RootSignature { version: 2 });
+        let c = classify(&container(&[(b"FX10", &0xFEFF_2001u32.to_le_bytes())]));
+        assert_eq!(c.kind, BlobKind::Effect { version: 0xFEFF_2001, in_container: true });
+        let c = classify(&container(&[(b"CTAB", &[]), (b"CLI4", &[]), (b"FXLC", &[])]));
+        assert_eq!(c.kind, BlobKind::EffectExpression);
+        let c = classify(&container(&[(b"ISGN", &[0; 8])]));
+        assert_eq!(c.kind, BlobKind::Other);
+        assert!(c.reason.contains("ISGN"), "{}", c.reason);
+        let c = classify(&container(&[(b"RTS0", &[2, 0, 0, 0]), (b"ISGN", &[0; 8])]));
+        assert_eq!(c.kind, BlobKind::Other);
+    }
+
+    #[test]
+    fn bare_blobs() {
+        let c = classify(&0xFEFF_1011u32.to_le_bytes());
+        assert_eq!(c.kind, BlobKind::Effect { version: 0xFEFF_1011, in_container: false });
+        assert!(c.reason.contains("fx_4_1"), "{}", c.reason);
+        let c = classify(&0xFFFF_0300u32.to_le_bytes());
+        assert!(c.kind == BlobKind::Other && c.reason.contains("ps_3_0"), "{c:?}");
+        for bytes in [&b""[..], b"DX", b"DXBC", b"\x7fELF...."] {
+            let c = classify(bytes);
+            assert!(c.kind == BlobKind::Other && !c.reason.is_empty(), "{c:?}");
+        }
+        let mut bad = container(&[(b"SHEX", &[0x50, 0, 5, 0, 2, 0, 0, 0])]);
+        bad[50] ^= 1;
+        assert_eq!(classify(&bad).checksum_ok, Some(false));
+    }
+}

@@ -714,3 +714,135 @@ impl Parser<'_> {
         Ok(Type { class, base, rows, columns, elements, members, name })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadError;
+
+    /// A zeroed chunk image with little-endian writers.
+    struct Image(Vec<u8>);
+
+    impl Image {
+        fn new(len: usize) -> Self {
+            Image(vec![0; len])
+        }
+        fn u32(&mut self, at: usize, v: u32) -> &mut Self {
+            self.0[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            self
+        }
+        fn u16(&mut self, at: usize, v: u16) -> &mut Self {
+            self.0[at..at + 2].copy_from_slice(&v.to_le_bytes());
+            self
+        }
+        fn str(&mut self, at: usize, s: &str) -> &mut Self {
+            self.0[at..at + s.len()].copy_from_slice(s.as_bytes());
+            self.0[at + s.len()] = 0;
+            self
+        }
+        fn chunk(&self) -> Chunk<'_> {
+            Chunk { fourcc: *b"RDEF", offset: 100, data: &self.0 }
+        }
+    }
+
+    /// An SM5.1 RDEF: one cbuffer with a `float4` that has a default value, one unbounded
+    /// texture range in space 2 with range ID 7.
+    fn sm51() -> Image {
+        let mut i = Image::new(400);
+        // Header: 1 cbuffer at 100, 1 binding at 200, ps_5_1, creator at 60.
+        i.u32(0, 1).u32(4, 100).u32(8, 1).u32(12, 200).u32(16, 0xFFFF_0501).u32(20, 0x100).u32(24, 60);
+        i.u32(28, MAGIC_RD11_51).u32(32, 60).u32(36, 24).u32(40, 40).u32(44, 40).u32(48, 36).u32(52, 12);
+        i.str(60, "unit test");
+        // cbuffer: name at 80, 1 variable at 124, 16 bytes, cbuffer kind.
+        i.u32(100, 80).u32(104, 1).u32(108, 124).u32(112, 16).u32(116, 0).u32(120, 0);
+        i.str(80, "cb");
+        // variable: name at 84, offset 0, size 16, used, type at 164, default at 300.
+        i.u32(124, 84).u32(128, 0).u32(132, 16).u32(136, 2).u32(140, 164).u32(144, 300);
+        i.u32(148, u32::MAX).u32(152, 0).u32(156, u32::MAX).u32(160, 0);
+        i.str(84, "color");
+        // type: vector float 1x4, name at 90.
+        i.u16(164, 1).u16(166, 3).u16(168, 1).u16(170, 4).u32(196, 90);
+        i.str(90, "float4");
+        // binding: name at 70, texture, float, 2d, samples -1, t3, unbounded, 4 components, space 2, ID 7.
+        i.u32(200, 70).u32(204, 2).u32(208, 5).u32(212, 4).u32(216, u32::MAX).u32(220, 3).u32(224, 0).u32(228, 12);
+        i.u32(232, 2).u32(236, 7);
+        i.str(70, "tex");
+        for k in 0..4 {
+            i.u32(300 + 4 * k, (k as f32 + 1.0).to_bits());
+        }
+        i
+    }
+
+    #[test]
+    fn sm51_layout_reads_space_id_and_default_values() {
+        let i = sm51();
+        let r = parse(&i.chunk()).unwrap();
+        assert_eq!((r.target.prefix(), r.target.major, r.target.minor), (Some("ps"), 5, 1));
+        assert_eq!(r.creator, "unit test");
+        assert_eq!(r.sm5_header.unwrap().binding_size, 40);
+        let v = &r.constant_buffers[0].variables[0];
+        assert_eq!((v.name.as_str(), v.offset, v.size, v.is_used()), ("color", 0, 16, true));
+        assert_eq!(v.ty.hlsl_name(), "float4");
+        assert_eq!((v.ty.class, v.ty.base, v.ty.columns), (VariableClass::Vector, VariableType::Float, 4));
+        let expected: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+        assert_eq!(v.default_value.as_deref(), Some(&expected[..]));
+        assert_eq!(v.texture_slots, Some((u32::MAX, 0)));
+        let b = &r.bindings[0];
+        assert_eq!(
+            (b.name.as_str(), b.input_type, b.dimension, b.return_type),
+            ("tex", InputType::Texture, Dimension::Texture2D, ReturnType::Float)
+        );
+        assert_eq!(
+            (b.bind_point, b.bind_count, b.space, b.id, b.range_id(), b.components()),
+            (3, 0, Some(2), Some(7), 7, 4)
+        );
+    }
+
+    #[test]
+    fn sm4_layout_builds_type_names() {
+        // The same data read as SM4: 24-byte variables, 16-byte types without names.
+        let mut i = Image::new(400);
+        i.u32(0, 1).u32(4, 100).u32(16, 0xFFFE_0400).u32(24, 60).str(60, "sm4");
+        i.u32(100, 80).u32(104, 2).u32(108, 124).u32(112, 64).str(80, "cb");
+        // float3x4 (column major) at 0 and row_major float4x4 at 48, types at 200 and 216.
+        i.u32(124, 84).u32(128, 0).u32(132, 48).u32(140, 200).str(84, "m");
+        i.u32(148, 86).u32(152, 48).u32(156, 64).u32(164, 216).str(86, "r");
+        i.u16(200, 3).u16(202, 3).u16(204, 3).u16(206, 4);
+        i.u16(216, 2).u16(218, 3).u16(220, 4).u16(222, 4);
+        let r = parse(&i.chunk()).unwrap();
+        assert!(r.sm5_header.is_none());
+        let names: Vec<String> = r.constant_buffers[0].variables.iter().map(|v| v.ty.hlsl_name()).collect();
+        assert_eq!(names, ["float3x4", "row_major float4x4"]);
+        assert!(r.constant_buffers[0].variables.iter().all(|v| v.texture_slots.is_none() && v.ty.name.is_none()));
+    }
+
+    #[test]
+    fn self_referencing_struct_is_rejected_not_followed_forever() {
+        let mut i = sm51();
+        // The variable's type becomes a struct with one member whose type is the struct itself.
+        i.u16(164, 5).u16(174, 1).u32(176, 240);
+        i.u32(240, 84).u32(244, 164).u32(248, 0);
+        let e = parse(&i.chunk()).unwrap_err();
+        assert!(matches!(e, ReadError::Malformed { what: "RDEF type", .. }), "{e}");
+    }
+
+    #[test]
+    fn counts_are_checked_against_the_bytes_present() {
+        let mut i = sm51();
+        i.u32(8, 0x0FFF_FFFF);
+        let e = parse(&i.chunk()).unwrap_err();
+        // Reported at the count's field (chunk offset 8, container offset 108).
+        assert!(matches!(e, ReadError::Malformed { offset: 108, .. }), "{e}");
+        let mut i = sm51();
+        i.u32(140, 0xFFFF_0000);
+        let e = parse(&i.chunk()).unwrap_err();
+        assert!(matches!(e, ReadError::Malformed { offset: 240, .. }), "{e}");
+    }
+
+    #[test]
+    fn unknown_sm5_magic_is_malformed() {
+        let mut i = sm51();
+        i.u32(28, 0x1234_5678);
+        assert!(matches!(parse(&i.chunk()), Err(ReadError::Malformed { offset: 128, .. })));
+    }
+}

@@ -284,3 +284,74 @@ pub fn parse(chunk: &Chunk<'_>) -> ReadResult<RootSignature> {
     }
     Ok(RootSignature { version, flags, parameters, static_samplers })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[u32]) -> Vec<u8> {
+        w.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    /// `DescriptorTable(CBV(b1, space = 7), SRV(t16, numDescriptors = 8), UAV(u3, numDescriptors =
+    /// unbounded, offset = 44))` with pixel visibility, in version 1.0 or 1.1 (range flags 1, 2, 8).
+    fn table(v11: bool) -> Vec<u8> {
+        let mut w = vec![if v11 { 2 } else { 1 }, 1, 24, 0, 0, 0];
+        // parameter at 24: table, pixel, payload at 36
+        w.extend([0, 5, 36]);
+        // payload at 36: 3 ranges at 44
+        w.extend([3, 44]);
+        let ranges: [[u32; 6]; 3] = [[2, 1, 1, 7, 1, u32::MAX], [0, 8, 16, 0, 2, u32::MAX], [1, u32::MAX, 3, 0, 8, 44]];
+        for r in ranges {
+            if v11 {
+                w.extend(r);
+            } else {
+                w.extend([r[0], r[1], r[2], r[3], r[5]]);
+            }
+        }
+        words(&w)
+    }
+
+    #[test]
+    fn descriptor_tables_in_both_versions() {
+        for v11 in [false, true] {
+            let data = table(v11);
+            let r = parse(&Chunk { fourcc: *b"RTS0", offset: 0, data: &data }).unwrap();
+            assert_eq!(r.version, if v11 { Version::V1_1 } else { Version::V1_0 });
+            assert_eq!(r.parameters[0].visibility, Visibility::Pixel);
+            let RootParameterKind::DescriptorTable(ranges) = &r.parameters[0].kind else { panic!("{r:?}") };
+            let got: Vec<_> =
+                ranges.iter().map(|r| (r.range_type, r.count, r.base_register, r.space, r.flags, r.offset)).collect();
+            let f = |x| if v11 { Some(x) } else { None };
+            assert_eq!(
+                got,
+                [
+                    (RangeType::Cbv, 1, 1, 7, f(1), u32::MAX),
+                    (RangeType::Srv, 8, 16, 0, f(2), u32::MAX),
+                    (RangeType::Uav, u32::MAX, 3, 0, f(8), 44)
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn version_1_2_samplers_carry_flags() {
+        let mut w = vec![3, 0, 24, 1, 24, 0];
+        w.extend([0x15, 1, 1, 1, 0, 16, 4, 2, 0, f32::MAX.to_bits(), 4, 0, 0, 1]);
+        let data = words(&w);
+        let r = parse(&Chunk { fourcc: *b"RTS0", offset: 0, data: &data }).unwrap();
+        let s = r.static_samplers[0];
+        assert_eq!((s.filter, s.register, s.flags, s.max_lod), (0x15, 4, Some(1), f32::MAX));
+    }
+
+    #[test]
+    fn bad_versions_and_types_are_errors() {
+        let mut data = table(true);
+        data[0] = 9;
+        assert!(parse(&Chunk { fourcc: *b"RTS0", offset: 0, data: &data }).is_err());
+        let mut data = table(true);
+        data[24] = 7;
+        let e = parse(&Chunk { fourcc: *b"RTS0", offset: 1000, data: &data }).unwrap_err();
+        assert!(e.to_string().contains("1024"), "{e}");
+    }
+}
