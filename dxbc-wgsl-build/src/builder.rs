@@ -142,9 +142,10 @@ impl Builder {
             .unwrap_or_default();
         let mut report = BuildReport::default();
         let mut first_error = None;
+        let mut used_keys: Vec<String> = Vec::new();
         for e in &self.effects {
             let path = base.join(e);
-            match self.build_one(&path, &out_dir) {
+            match self.build_one(&path, &out_dir, &mut used_keys) {
                 Ok(r) => report.effects.push(r),
                 Err(err) => {
                     if self.cargo {
@@ -163,11 +164,14 @@ impl Builder {
         }
         match first_error {
             Some(e) => Err(e),
-            None => Ok(report),
+            None => {
+                prune_cache(&out_dir.join(CACHE_DIR), &used_keys);
+                Ok(report)
+            }
         }
     }
 
-    fn build_one(&self, path: &Path, out_dir: &Path) -> Result<EffectReport, BuildError> {
+    fn build_one(&self, path: &Path, out_dir: &Path, used_keys: &mut Vec<String>) -> Result<EffectReport, BuildError> {
         if self.cargo {
             println!("cargo::rerun-if-changed={}", path.display());
         }
@@ -178,16 +182,19 @@ impl Builder {
                 println!("cargo::rerun-if-changed={}", input.display());
             }
         }
-        let cache_dir = out_dir.join("dxbc-wgsl-cache");
+        let cache_dir = out_dir.join(CACHE_DIR);
         let mut translator = CachingTranslator {
             cache_dir: cache_dir.clone(),
             translate: self.translate,
             translated: 0,
             cached: 0,
             io_error: None,
+            used: Vec::new(),
         };
         let output = out_dir.join(format!("{}.rs", effect.module));
-        let compiled = compile::compile(effect, &mut translator).map_err(BuildError::Effect)?;
+        let compiled = compile::compile(effect, &mut translator);
+        used_keys.append(&mut translator.used);
+        let compiled = compiled.map_err(BuildError::Effect)?;
         if let Some(e) = translator.io_error.take() {
             return Err(e);
         }
@@ -234,17 +241,37 @@ pub fn cache_key(bytes: &[u8]) -> String {
     hex::encode(h.finalize())
 }
 
+/// Folder of `OUT_DIR` holding cached translations (`<key>.json`).
+pub const CACHE_DIR: &str = "dxbc-wgsl-cache";
+
 struct CachingTranslator {
     cache_dir: PathBuf,
     translate: TranslateFn,
     translated: usize,
     cached: usize,
     io_error: Option<BuildError>,
+    used: Vec<String>,
+}
+
+/// Removes cached translations no effect of this build used (inputs that changed, an older
+/// translator), so the cache does not grow without bound.
+fn prune_cache(dir: &Path, used: &[String]) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(key) = name.strip_suffix(".json") {
+            if !used.iter().any(|u| u == key) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 impl Translator for CachingTranslator {
     fn translate(&mut self, _shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        let file = self.cache_dir.join(format!("{}.json", cache_key(bytes)));
+        let key = cache_key(bytes);
+        let file = self.cache_dir.join(format!("{key}.json"));
+        self.used.push(key);
         if let Ok(text) = std::fs::read(&file) {
             if let Ok(info) = serde_json::from_slice::<StageInfo>(&text) {
                 self.cached += 1;

@@ -45,6 +45,9 @@ fn second_build_uses_the_cache_and_a_changed_input_is_retranslated() {
     let third = builder(dir.path()).build().unwrap();
     let r = &third.effects[0];
     assert_eq!((r.translated, r.cached), (1, 9));
+    // The old input's translation was pruned: ten cache files, not eleven.
+    let cached = std::fs::read_dir(dir.path().join("out").join(dxbc_wgsl_build::builder::CACHE_DIR)).unwrap().count();
+    assert_eq!(cached, 10);
 }
 
 #[test]

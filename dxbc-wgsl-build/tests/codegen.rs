@@ -46,3 +46,28 @@ fn two_pass_golden() {
     assert!(kept == code, "generated code differs from tests/fixtures/tiny_two_pass.rs (UPDATE_GOLDEN=1 updates it)");
     assert!(code.contains("pub enum Pass {"));
 }
+
+/// The smallest effect: no axes, no resources, a vertex shader without vertex attributes. Kept as
+/// `tests/fixtures/bare.rs`, compiled by `tests/generated_compiles.rs`.
+#[test]
+fn bare_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["Bare_VS.dxbc", "Bare_PS.dxbc"] {
+        std::fs::write(dir.path().join(f), format!("DXBC stand-in for {f}")).unwrap();
+    }
+    let path = dir.path().join("bare.effect.toml");
+    std::fs::write(
+        &path,
+        "[effect]\nname = \"Bare\"\n[passes.main]\nvertex = \"Bare_VS.dxbc\"\npixel = \"Bare_PS.dxbc\"\n",
+    )
+    .unwrap();
+    let effect = dxbc_wgsl_build::Effect::load(&path).unwrap();
+    let compiled = dxbc_wgsl_build::compile::compile(effect, &mut common::FakeTranslator::default()).unwrap();
+    let code = dxbc_wgsl_build::generate(&compiled);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bare.rs");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&fixture, &code).unwrap();
+    }
+    let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
+    assert!(kept == code, "generated code differs from tests/fixtures/bare.rs (UPDATE_GOLDEN=1 updates it)");
+}

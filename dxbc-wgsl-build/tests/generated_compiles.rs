@@ -6,6 +6,7 @@
 
 include!("fixtures/tiny_effect.rs");
 include!("fixtures/tiny_two_pass.rs");
+include!("fixtures/bare.rs");
 
 use tiny_effect as fx;
 
@@ -84,4 +85,12 @@ fn two_passes() {
     assert_eq!(depth.vertex.label, "Tiny_VS.dxbc");
     assert!(depth.pixel.is_none());
     assert_eq!(p.vertex_buffer_layout(Pass::DepthOnly).unwrap().array_stride, 12);
+}
+
+#[test]
+fn bare_effect() {
+    assert_eq!(bare::Permutation::ALL, [bare::Permutation {}]);
+    assert_eq!(bare::Permutation::default().index(), Some(0));
+    assert!(bare::Permutation::default().vertex_buffer_layout().is_none());
+    let _ = bare::Resources { _marker: core::marker::PhantomData };
 }

@@ -94,6 +94,24 @@ pub fn cb0(group: u32, size_bytes: u32) -> Binding {
 
 /// A plausible `StageInfo` for a stand-in shader, from its file name.
 pub fn fake_info(label: &str) -> StageInfo {
+    if label.contains("Bare") {
+        // A full-screen-triangle style pair: no vertex attributes, no resources.
+        let vs = label.contains("_VS");
+        return StageInfo {
+            stage: if vs { Stage::Vertex } else { Stage::Pixel },
+            shader_model: (5, 0),
+            wgsl: format!("// {label}\n"),
+            entry_point: "main".into(),
+            inputs: if vs { vec![] } else { vec![iface("TEXCOORD", 0, 0, Some(0), 2)] },
+            outputs: if vs {
+                vec![iface("TEXCOORD", 0, 0, Some(0), 2), iface("SV_Position", 0, 1, None, 4)]
+            } else {
+                vec![iface("SV_Target", 0, 0, Some(0), 4)]
+            },
+            bindings: vec![],
+            workgroup_size: None,
+        };
+    }
     let vs = label.contains("_VS");
     let tx = label.contains("Tx");
     let fog = !label.contains("NoFog");
