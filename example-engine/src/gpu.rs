@@ -23,6 +23,9 @@ pub enum GpuError {
         #[source]
         source: wgpu::RequestDeviceError,
     },
+    /// A bind group was not given a resource its pipeline binds.
+    #[error("{0}")]
+    MissingResource(String),
     /// A validation or out-of-memory error caught by an error scope.
     #[error("wgpu reported an error while {what}: {error}")]
     Scope { what: String, error: String },

@@ -182,7 +182,7 @@ impl Renderer {
                     mapped_at_creation: false,
                 })
             };
-            let renderer = Self {
+            Self {
                 scene,
                 target: Target::new(gpu, width, height),
                 torus: GpuMesh::new(device, "torus", bytemuck::cast_slice(&torus_vertices), &torus_mesh.indices),
@@ -197,8 +197,7 @@ impl Renderer {
                 light_map: light_map(256).upload(gpu, "ground light map").create_view(&Default::default()),
                 sampler: sampler(gpu, wgpu::FilterMode::Linear),
                 pipelines,
-            };
-            renderer
+            }
         })
     }
 
@@ -265,7 +264,8 @@ impl Renderer {
                     texture: Some(&self.torus_texture),
                     sampler: Some(&self.sampler),
                 },
-            );
+            )
+            .map_err(|e| GpuError::MissingResource(e.to_string()))?;
             let ground_groups = dual_texture_effect::BindGroups::new(
                 device,
                 &self.pipelines.ground_layouts,
@@ -276,10 +276,8 @@ impl Renderer {
                     sampler: &self.sampler,
                     sampler2: &self.sampler,
                 },
-            );
-            let (Ok(torus_groups), Ok(ground_groups)) = (torus_groups, ground_groups) else {
-                unreachable!("every resource the permutations bind is given");
-            };
+            )
+            .map_err(|e| GpuError::MissingResource(e.to_string()))?;
             let fog = self.scene.fog.color.map(f64::from);
             let mut encoder = device.create_command_encoder(&Default::default());
             {
@@ -293,7 +291,8 @@ impl Renderer {
                 self.torus.draw(&mut pass);
             }
             gpu.queue.submit([encoder.finish()]);
-        })?;
+            Ok(())
+        })??;
         self.target.read_back(gpu)
     }
 }
