@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use dxbc_wgsl_build::compile::{self, DirectTranslator};
 use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
@@ -70,7 +71,20 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            print!("{e}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line, exit status 1, like every other failure (`--help` has the usage).
+            let text = e.to_string();
+            let first: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            eprintln!("{} (see --help)", first.join(" "));
+            return ExitCode::FAILURE;
+        }
+    };
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -68,3 +68,13 @@ fn effect_reports_permutations_or_the_first_error() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("bad.effect.toml:6:14: `{fgo:X}`: no axis named `fgo`"), "{err}");
 }
+
+#[test]
+fn usage_errors_are_one_line_with_status_1() {
+    let r = run(&["translate"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error:"), "{err}");
+    assert!(run(&["--help"]).status.success());
+}
