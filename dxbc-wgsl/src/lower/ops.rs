@@ -950,7 +950,9 @@ impl Cx<'_, '_> {
             | Opcode::SAMPLE_D
             | Opcode::SAMPLE_C
             | Opcode::SAMPLE_C_LZ => self.sample(i)?,
-            Opcode::LD => self.load_texel(i)?,
+            Opcode::LD | Opcode::LD_MS => self.load_texel(i)?,
+            Opcode::GATHER4 | Opcode::GATHER4_C | Opcode::GATHER4_PO | Opcode::GATHER4_PO_C => self.gather(i)?,
+            Opcode::SAMPLE_INFO => self.sample_info(i)?,
             Opcode::RESINFO => self.resinfo(i)?,
             _ => {
                 return Err(refuse_at(
@@ -1202,37 +1204,60 @@ impl Cx<'_, '_> {
         self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
     }
 
-    /// `ld`: integer texel coordinates and mip level (address `.w`), zero when out of bounds.
+    /// `ld` / `ld_ms`: integer texel coordinates (plus an immediate offset), the mip level in
+    /// the address's `.w` (`ld`) or the sample index (`ld_ms`); zero when anything is out of
+    /// bounds.
     fn load_texel(&mut self, i: usize) -> R<()> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
         let tex = self.texture(i, &ops[2])?;
-        if tex.multi || tex.depth || tex.dim == ImageDimension::Cube {
-            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "ld from this texture kind"));
+        let ms = ins.opcode == Opcode::LD_MS;
+        if tex.depth || tex.dim == ImageDimension::Cube || ms != tex.multi {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "this load from this texture kind"));
         }
-        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, U)?;
-        let level = self.read(i, &ops[1], &[3], U)?;
-        if ins.texel_offset.is_some_and(|o| o != [0, 0, 0]) {
-            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "ld with an immediate offset"));
-        }
-        // Bounds: level < numLevels, coordinates < size(level), layer < numLayers.
-        let levels = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLevels });
-        let lvl_ok = self.b.bin(B::Less, level, levels);
-        let last_level = self.b.u32(1);
-        let last_level = self.b.bin(B::Subtract, levels, last_level);
-        let safe_level = self.b.math(M::Min, &[level, last_level]);
-        let size = self.b.expr(Expression::ImageQuery {
-            image: tex.expr,
-            query: naga::ImageQuery::Size { level: Some(safe_level) },
-        });
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, I)?;
+        // Immediate offsets apply before the bounds test.
+        let coordinate = match self.offset_expr(ins, &tex) {
+            Some(off) => self.b.bin(B::Add, coordinate, off),
+            None => coordinate,
+        };
+        let zero_i = self.b.i32(0);
+        let zeros = self.b.splat(zero_i, tex.coords);
+        let nonneg = self.b.bin(B::GreaterEqual, coordinate, zeros);
+        let nonneg = if tex.coords == 1 {
+            nonneg
+        } else {
+            self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: nonneg })
+        };
+        let coordinate = self.b.bitcast(coordinate, U);
+        let (level_ok, safe_level, sample) = if ms {
+            let s = self.read(i, &ops[3], &[0], U)?;
+            let n = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples });
+            let ok = self.b.bin(B::Less, s, n);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, n, one);
+            let safe = self.b.math(M::Min, &[s, last]);
+            (ok, None, Some(safe))
+        } else {
+            let level = self.read(i, &ops[1], &[3], U)?;
+            let levels = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLevels });
+            let ok = self.b.bin(B::Less, level, levels);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, levels, one);
+            (ok, Some(self.b.math(M::Min, &[level, last])), None)
+        };
+        let size = self
+            .b
+            .expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: safe_level } });
         let inside = self.b.bin(B::Less, coordinate, size);
         let inside = if tex.coords == 1 {
             inside
         } else {
             self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: inside })
         };
-        let mut ok = self.b.bin(B::LogicalAnd, lvl_ok, inside);
+        let inside = self.b.bin(B::LogicalAnd, inside, nonneg);
+        let mut ok = self.b.bin(B::LogicalAnd, level_ok, inside);
         let one = self.b.u32(1);
         let ones = self.b.splat(one, tex.coords);
         let max_c = self.b.bin(B::Subtract, size, ones);
@@ -1251,14 +1276,140 @@ impl Cx<'_, '_> {
             image: tex.expr,
             coordinate: safe_c,
             array_index: safe_layer,
-            sample: None,
-            level: Some(safe_level),
+            sample,
+            level: safe_level,
         });
         let ty = self.ty(tex.kind, 4);
         let zero = self.b.expr(Expression::ZeroValue(ty));
         let v = self.b.select(ok, v, zero);
         let r = self.result_swizzle(v, &ops[2], &lanes);
         self.write(i, &ops[0], &lanes, r, tex.kind, false)
+    }
+
+    /// `gather4` family: the four texels of the bilinear footprint, one channel (chosen by the
+    /// sampler operand's selected component), or their comparison results.
+    fn gather(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let po = matches!(ins.opcode, Opcode::GATHER4_PO | Opcode::GATHER4_PO_C);
+        let compare = matches!(ins.opcode, Opcode::GATHER4_C | Opcode::GATHER4_PO_C);
+        let (res_k, smp_k) = if po { (3, 4) } else { (2, 3) };
+        let tex = self.texture(i, &ops[res_k])?;
+        if tex.multi || tex.dim == ImageDimension::D1 || tex.dim == ImageDimension::D3 {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "gather from a 1D, 3D or multisampled texture",
+            ));
+        }
+        if tex.depth != compare {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "a texture gathered both with and without comparison",
+            ));
+        }
+        let sampler = *self.samplers.get(&(ops[smp_k].reg(), compare)).ok_or_else(|| {
+            refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("s{} is not a declared sampler", ops[smp_k].reg()),
+            )
+        })?;
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, F)?;
+        let offset = if po {
+            // WGSL offsets are constant expressions: only immediate programmable offsets fit.
+            let o = &ops[2];
+            if o.ty != OperandType::Immediate32 {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::WebGpuLimitation,
+                    "a gather offset read from a register (WGSL offsets are constants)",
+                ));
+            }
+            let sw = o.select.swizzle();
+            let parts: Vec<E> = (0..2)
+                .map(|k| {
+                    let w = if o.imm.len() == 1 { o.imm[0] } else { o.imm[sw[k] as usize] };
+                    // D3D uses the low 6 bits, sign-extended.
+                    self.b.i32(((w as i32) << 26) >> 26)
+                })
+                .collect();
+            let ty = self.ty(I, 2);
+            Some(self.b.compose(ty, parts))
+        } else {
+            self.offset_expr(ins, &tex)
+        };
+        if offset.is_some() && tex.dim == ImageDimension::Cube {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "texel offsets on cube textures"));
+        }
+        let channel = match ops[smp_k].select {
+            ComponentSelect::Select1(c) => c,
+            ComponentSelect::Swizzle(sw) => sw[0],
+            _ => 0,
+        };
+        if compare && channel != 0 {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "comparison gather of a channel other than red",
+            ));
+        }
+        let depth_ref = if compare { Some(self.read(i, &ops[smp_k + 1], &[0], F)?) } else { None };
+        let gather = [
+            naga::SwizzleComponent::X,
+            naga::SwizzleComponent::Y,
+            naga::SwizzleComponent::Z,
+            naga::SwizzleComponent::W,
+        ][channel as usize];
+        let v = self.b.expr(Expression::ImageSample {
+            image: tex.expr,
+            sampler,
+            gather: Some(gather),
+            coordinate,
+            array_index,
+            offset,
+            level: SampleLevel::Zero,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let kind = if compare { F } else { tex.kind };
+        let r = self.result_swizzle(v, &ops[res_k], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, false)
+    }
+
+    /// `sampleinfo`: the sample count of a texture in `.x` (uint with `_uint`, else float), zero
+    /// in the other components; 1 for a texture that is not multisampled.
+    fn sample_info(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        if ops[1].ty != OperandType::Resource {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "the rasterizer's sample count is not visible to WGSL",
+            ));
+        }
+        let tex = self.texture(i, &ops[1])?;
+        let n = if tex.multi {
+            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples })
+        } else {
+            self.b.u32(1)
+        };
+        let zero = self.b.u32(0);
+        let ty = self.ty(U, 4);
+        let v = self.b.compose(ty, vec![n, zero, zero, zero]);
+        let (v, kind) = if ins.control & 1 != 0 { (v, U) } else { (self.b.convert(v, F), F) };
+        let r = self.result_swizzle(v, &ops[1], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
     }
 
     /// `resinfo`: (width, height, depth or array size, mip count) of mip `src0`; zero for the
