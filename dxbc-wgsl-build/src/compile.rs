@@ -102,7 +102,17 @@ impl Translator for DirectTranslator {
 /// # Errors
 /// The translator's message, or a note that the stage is not one effects support.
 pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
-    let t = dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()).map_err(|e| e.to_string())?;
+    // A translator panic is a bug, but still a diagnostic here, never a panic of the build.
+    let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()))
+        .map_err(|payload| {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".into());
+            format!("internal error: the translator panicked: {msg}")
+        })?;
+    let t = result.map_err(|e| e.to_string())?;
     StageInfo::from_translation(&t)
         .ok_or_else(|| format!("{} shaders cannot be used in an effect pass", t.stage.name()))
 }
