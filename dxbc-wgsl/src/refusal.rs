@@ -25,6 +25,8 @@ pub enum RefusalReason {
     BindingOutOfRange,
     /// A typed `Buffer` SRV whose view format the caller did not supply.
     TypedBufferFormatUnknown,
+    /// A typed UAV whose texel format the caller did not supply.
+    TypedUavFormatUnknown,
     /// Integer absolute-value source modifier (undefined in D3D for integers).
     IntegerAbsModifier,
     /// Subroutines and interfaces (`fcall`, function tables).
@@ -49,6 +51,7 @@ impl RefusalReason {
             RefusalReason::SystemValueUnsupported => "system_value_unsupported",
             RefusalReason::BindingOutOfRange => "binding_out_of_range",
             RefusalReason::TypedBufferFormatUnknown => "typed_buffer_format_unknown",
+            RefusalReason::TypedUavFormatUnknown => "typed_uav_format_unknown",
             RefusalReason::IntegerAbsModifier => "integer_abs_modifier",
             RefusalReason::Interfaces => "interfaces",
             RefusalReason::UnstructuredControlFlow => "unstructured_control_flow",

@@ -22,11 +22,7 @@ fn files_with_suffix(dir: &Path, suffix: &str, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             files_with_suffix(&p, suffix, out);
-        } else if p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(suffix))
-        {
+        } else if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)) {
             out.push(p);
         }
     }
@@ -38,13 +34,7 @@ fn listings(folder: &Path) -> Vec<(PathBuf, PathBuf)> {
     files_with_suffix(folder, ".fxc.asm", &mut asm);
     asm.into_iter()
         .map(|a| {
-            let name = a
-                .file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .trim_end_matches(".fxc.asm")
-                .to_string();
+            let name = a.file_name().unwrap().to_str().unwrap().trim_end_matches(".fxc.asm").to_string();
             let blob = a.with_file_name(format!("{name}.dxbc"));
             (a, blob)
         })
@@ -94,14 +84,10 @@ fn tokens(line: &str) -> Vec<String> {
             i += 1;
         } else if c.is_ascii_digit() {
             let start = i;
-            while i < chars.len()
-                && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '#')
-            {
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '#') {
                 i += 1;
             }
-            out.push(normalise_number(
-                &chars[start..i].iter().collect::<String>(),
-            ));
+            out.push(normalise_number(&chars[start..i].iter().collect::<String>()));
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
@@ -131,10 +117,7 @@ fn normalise_number(t: &str) -> String {
 /// Register names (`CB0`, `T12`, `cb0`) compare without letter case.
 fn normalise_word(t: &str) -> String {
     let letters = t.trim_end_matches(|c: char| c.is_ascii_digit());
-    if letters.len() < t.len()
-        && !letters.is_empty()
-        && letters.chars().all(|c| c.is_ascii_alphabetic())
-    {
+    if letters.len() < t.len() && !letters.is_empty() && letters.chars().all(|c| c.is_ascii_alphabetic()) {
         t.to_ascii_lowercase()
     } else {
         t.to_string()
@@ -192,12 +175,8 @@ fn compare_program(path: &Path, listing: &str, got: &str, out: &mut Vec<Mismatch
             out.push(Mismatch {
                 file: path.display().to_string(),
                 line: e.map(|(n, _)| *n).unwrap_or(0),
-                expected: e
-                    .map(|(_, l)| l.trim().to_string())
-                    .unwrap_or_else(|| "<end of listing>".into()),
-                got: g
-                    .map(|l| l.trim().to_string())
-                    .unwrap_or_else(|| "<end of disassembly>".into()),
+                expected: e.map(|(_, l)| l.trim().to_string()).unwrap_or_else(|| "<end of listing>".into()),
+                got: g.map(|l| l.trim().to_string()).unwrap_or_else(|| "<end of disassembly>".into()),
             });
         }
     }
@@ -207,9 +186,7 @@ fn compare_program(path: &Path, listing: &str, got: &str, out: &mut Vec<Mismatch
 /// A signature table from the listing header: rows of the table after `// <title>:`.
 fn listing_signature(listing: &str, title: &str) -> Option<Vec<SignatureFields>> {
     let lines: Vec<&str> = listing.lines().collect();
-    let start = lines
-        .iter()
-        .position(|l| l.trim() == format!("// {title}:"))?;
+    let start = lines.iter().position(|l| l.trim() == format!("// {title}:"))?;
     let mut i = start + 1;
     while i < lines.len() && !lines[i].starts_with("// Name") {
         if !lines[i].starts_with("//") || lines[i].contains("signature:") {
@@ -246,20 +223,9 @@ fn listing_signature(listing: &str, title: &str) -> Option<Vec<SignatureFields>>
         let shift = name_len.saturating_sub(spans[0].1 - spans[0].0);
         let cell = |k: usize| -> String {
             let (s, e) = spans[k];
-            let (s, e) = if k == 0 {
-                (s, e + shift)
-            } else {
-                (s + shift, e + shift)
-            };
-            let e = if k + 1 == spans.len() {
-                row.len().max(e)
-            } else {
-                e
-            };
-            row.get(s.min(row.len())..e.min(row.len()))
-                .unwrap_or("")
-                .trim()
-                .to_string()
+            let (s, e) = if k == 0 { (s, e + shift) } else { (s + shift, e + shift) };
+            let e = if k + 1 == spans.len() { row.len().max(e) } else { e };
+            row.get(s.min(row.len())..e.min(row.len())).unwrap_or("").trim().to_string()
         };
         rows.push(SignatureFields {
             name: cell(0),
@@ -276,9 +242,7 @@ fn listing_signature(listing: &str, title: &str) -> Option<Vec<SignatureFields>>
 
 /// The table's text as printed (header, dash line and rows, without `// ` and trailing blanks).
 fn listing_table_text(listing: &str, title: &str) -> Vec<String> {
-    let mut lines = listing
-        .lines()
-        .skip_while(|l| l.trim() != format!("// {title}:"));
+    let mut lines = listing.lines().skip_while(|l| l.trim() != format!("// {title}:"));
     let mut out = Vec::new();
     for l in lines.by_ref().skip(1) {
         if l.starts_with("// Name") {
@@ -331,10 +295,7 @@ fn compare_signature(
     let mut ok = true;
     if !sig.elements.is_empty() {
         // The whole table, character for character (up to trailing blanks).
-        let text: Vec<String> = signature_table(sig, is_output)
-            .lines()
-            .map(|l| l.trim_end().to_string())
-            .collect();
+        let text: Vec<String> = signature_table(sig, is_output).lines().map(|l| l.trim_end().to_string()).collect();
         let listed = listing_table_text(listing, title);
         if text != listed {
             ok = false;
@@ -368,19 +329,14 @@ fn report(kind: &str, mismatches: &[Mismatch]) {
         if *n > 5 {
             continue;
         }
-        eprintln!(
-            "{kind} mismatch {}:{}\n  expected: {}\n  got:      {}",
-            m.file, m.line, m.expected, m.got
-        );
+        eprintln!("{kind} mismatch {}:{}\n  expected: {}\n  got:      {}", m.file, m.line, m.expected, m.got);
     }
 }
 
 #[test]
 fn disassembly_matches_fxc_listings() {
     let Some(corpus) = corpus_dir() else {
-        eprintln!(
-            "corpus not found (set DXBC_WGSL_CORPUS or place it at ../shared/corpus); skipping"
-        );
+        eprintln!("corpus not found (set DXBC_WGSL_CORPUS or place it at ../shared/corpus); skipping");
         return;
     };
     let mut program_mismatches = Vec::new();
@@ -392,8 +348,7 @@ fn disassembly_matches_fxc_listings() {
         let (mut same_prog, mut same_sig) = (0, 0);
         for (asm_path, blob_path) in &pairs {
             let listing = std::fs::read_to_string(asm_path).unwrap();
-            let bytes =
-                std::fs::read(blob_path).unwrap_or_else(|e| panic!("{}: {e}", blob_path.display()));
+            let bytes = std::fs::read(blob_path).unwrap_or_else(|e| panic!("{}: {e}", blob_path.display()));
             let shader = match Shader::parse(&bytes, &ReadOptions::default()) {
                 Ok(s) => s,
                 Err(e) => {
@@ -457,10 +412,7 @@ fn tokens_normalise_only_what_is_allowed() {
     assert_eq!(tokens("l(1.0)"), tokens("l(1.000000)"));
     assert_ne!(tokens("l(1)"), tokens("l(1.000000)"));
     assert_ne!(tokens("mov r0.xy, r1.xyxx"), tokens("mov r0.xy, r1.xyyy"));
-    assert_ne!(
-        tokens("dcl_indexableTemp x0[4], 4"),
-        tokens("dcl_indexabletemp x0[4], 4")
-    );
+    assert_ne!(tokens("dcl_indexableTemp x0[4], 4"), tokens("dcl_indexabletemp x0[4], 4"));
     assert!(token_eq("18.851562", "18.851563"));
     assert!(token_eq("18.851563", "18.851562"));
     assert!(!token_eq("0.500001", "0.500002"));

@@ -61,21 +61,14 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return out;
     };
-    let mut dirs: Vec<PathBuf> = rd
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
+    let mut dirs: Vec<PathBuf> = rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect();
     dirs.sort();
     for d in dirs {
         let Ok(rd) = std::fs::read_dir(&d) else {
             continue;
         };
-        let mut asm: Vec<PathBuf> = rd
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "asm"))
-            .collect();
+        let mut asm: Vec<PathBuf> =
+            rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "asm")).collect();
         asm.sort();
         out.extend(asm);
     }
@@ -85,9 +78,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 #[test]
 fn mnemonics_match_vkd3d_listings() {
     let Some(corpus) = corpus_dir() else {
-        eprintln!(
-            "corpus not found (set DXBC_WGSL_CORPUS or place it at ../shared/corpus); skipping"
-        );
+        eprintln!("corpus not found (set DXBC_WGSL_CORPUS or place it at ../shared/corpus); skipping");
         return;
     };
     let listings = files(&corpus.join("vkd3d-shader-tests"));
@@ -107,27 +98,15 @@ fn mnemonics_match_vkd3d_listings() {
                 continue;
             }
         };
-        let ours: Vec<String> = disassemble(&shader.program)
-            .lines()
-            .filter_map(first_word)
-            .map(fxc_base)
-            .collect();
-        let theirs: Vec<String> = listing
-            .lines()
-            .filter_map(first_word)
-            .map(vkd3d_to_fxc)
-            .map(|m| fxc_base(&m))
-            .collect();
+        let ours: Vec<String> = disassemble(&shader.program).lines().filter_map(first_word).map(fxc_base).collect();
+        let theirs: Vec<String> =
+            listing.lines().filter_map(first_word).map(vkd3d_to_fxc).map(|m| fxc_base(&m)).collect();
         instructions += theirs.len();
         if ours == theirs {
             same += 1;
             continue;
         }
-        let at = ours
-            .iter()
-            .zip(&theirs)
-            .position(|(a, b)| a != b)
-            .unwrap_or(ours.len().min(theirs.len()));
+        let at = ours.iter().zip(&theirs).position(|(a, b)| a != b).unwrap_or(ours.len().min(theirs.len()));
         failures.push(format!(
             "{}: mnemonic {at} differs (vkd3d has {} mnemonics, we have {}): expected {:?}, got {:?}",
             asm_path.display(),
@@ -142,27 +121,14 @@ fn mnemonics_match_vkd3d_listings() {
     }
     eprintln!("vkd3d-shader-tests: mnemonic sequences identical {same}/{total} ({instructions} mnemonics)");
     assert!(total > 0, "no vkd3d listings found");
-    assert!(
-        failures.is_empty(),
-        "{} of {total} listings differ",
-        failures.len()
-    );
+    assert!(failures.is_empty(), "{} of {total} listings differ", failures.len());
 }
 
 #[test]
 fn decorations_are_dropped_before_comparing() {
-    assert_eq!(
-        fxc_base("gather4_aoffimmi_indexable(2,0,0)(texture2d)(float,float,float,float)"),
-        "gather4"
-    );
+    assert_eq!(fxc_base("gather4_aoffimmi_indexable(2,0,0)(texture2d)(float,float,float,float)"), "gather4");
     assert_eq!(fxc_base(&vkd3d_to_fxc("ld(1,3,0)")), "ld");
     assert_eq!(vkd3d_to_fxc("dsx"), "deriv_rtx");
-    assert_eq!(
-        fxc_base("resinfo_indexable(texture2d)(float,float,float,float)_uint"),
-        "resinfo_uint"
-    );
-    assert_eq!(
-        first_word("                              { 1, 2, 3, 4} }"),
-        None
-    );
+    assert_eq!(fxc_base("resinfo_indexable(texture2d)(float,float,float,float)_uint"), "resinfo_uint");
+    assert_eq!(first_word("                              { 1, 2, 3, 4} }"), None);
 }

@@ -295,7 +295,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 space,
                 shape: ResourceShape::Typed { dim, ret: ins.return_type.unwrap_or([5; 4]), samples },
                 uav: op == Opcode::DCL_UAV_TYPED,
-                flags: ins.control >> 5,
+                flags: ins.control,
             });
         }
         Opcode::DCL_RESOURCE_RAW | Opcode::DCL_UAV_RAW => {
@@ -308,7 +308,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 space,
                 shape: ResourceShape::Raw,
                 uav: op == Opcode::DCL_UAV_RAW,
-                flags: ins.control >> 5,
+                flags: ins.control,
             });
         }
         Opcode::DCL_RESOURCE_STRUCTURED | Opcode::DCL_UAV_STRUCTURED => {
@@ -321,7 +321,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 space,
                 shape: ResourceShape::Structured { stride: ins.values[0] },
                 uav: op == Opcode::DCL_UAV_STRUCTURED,
-                flags: ins.control >> 5,
+                flags: ins.control,
             });
         }
         Opcode::DCL_THREAD_GROUP => m.thread_group = Some([ins.values[0], ins.values[1], ins.values[2]]),

@@ -192,7 +192,8 @@ pub struct ResourceDecl {
     pub shape: ResourceShape,
     /// UAV (true) or SRV.
     pub uav: bool,
-    /// UAV flags (globally coherent, rasterizer ordered, counter).
+    /// The declaration's control bits (opcode token bits 11–23): bit 5 globally coherent, bit 6
+    /// rasterizer ordered, bit 12 hidden counter (structured UAVs).
     pub flags: u32,
 }
 
@@ -261,15 +262,11 @@ pub fn validate(m: &Module<'_>) -> Result<(), String> {
     use crate::sm4::{Opcode, OperandType};
     fn check_operand(m: &Module<'_>, i: usize, op: &Operand, is_dst: bool) -> Result<(), String> {
         match op.ty {
-            OperandType::Temp => {
-                if op.reg() >= m.temps {
-                    return Err(format!("instruction {i}: r{} past dcl_temps {}", op.reg(), m.temps));
-                }
+            OperandType::Temp if op.reg() >= m.temps => {
+                return Err(format!("instruction {i}: r{} past dcl_temps {}", op.reg(), m.temps));
             }
-            OperandType::IndexableTemp => {
-                if !m.indexable_temps.iter().any(|x| x.register == op.reg()) {
-                    return Err(format!("instruction {i}: x{} is not declared", op.reg()));
-                }
+            OperandType::IndexableTemp if !m.indexable_temps.iter().any(|x| x.register == op.reg()) => {
+                return Err(format!("instruction {i}: x{} is not declared", op.reg()));
             }
             _ => {}
         }

@@ -76,6 +76,13 @@ impl FnBuilder {
         h
     }
 
+    /// Appends the result expression of a statement (`AtomicResult`, `CallResult`): never
+    /// covered by `Emit`.
+    pub fn result_expr(&mut self, e: Expression) -> Handle<Expression> {
+        self.flush();
+        self.f.expressions.append(e, Span::UNDEFINED)
+    }
+
     /// Appends a statement to the current block.
     pub fn stmt(&mut self, s: Statement) {
         self.flush();

@@ -66,6 +66,16 @@ pub(crate) struct Tex {
     pub coords: usize,
 }
 
+/// A raw or structured buffer global.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Buf {
+    pub expr: Handle<Expression>,
+    /// Structure stride in bytes; `None` for a raw buffer.
+    pub stride: Option<u32>,
+    /// Words are `atomic<u32>`.
+    pub atomic: bool,
+}
+
 /// The lowering context.
 pub(crate) struct Cx<'a, 'p> {
     pub m: &'a Module<'p>,
@@ -83,6 +93,8 @@ pub(crate) struct Cx<'a, 'p> {
     pub icb: Option<(Handle<Expression>, u32, Storage)>,
     pub samplers: HashMap<(u32, bool), Handle<Expression>>,
     pub textures: HashMap<u32, Tex>,
+    /// Raw/structured buffers by (is UAV, id).
+    pub buffers: HashMap<(bool, u32), Buf>,
     /// Output struct type and, per member, the local it is read from.
     pub out_struct: Option<(Handle<Type>, Vec<Handle<Expression>>)>,
     pub bindings: Vec<ResourceBinding>,
@@ -191,6 +203,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         icb: None,
         samplers: HashMap::new(),
         textures: HashMap::new(),
+        buffers: HashMap::new(),
         out_struct: None,
         bindings: Vec::new(),
         cf_depth: 0,
@@ -427,22 +440,22 @@ impl Cx<'_, '_> {
         }
         let mut resources = m.resources.clone();
         resources.sort_by_key(|r| (r.uav, r.space, r.slot));
+        let atomic_uavs = self.atomic_uavs();
         for r in &resources {
+            if let ResourceShape::Raw | ResourceShape::Structured { .. } = r.shape {
+                self.declare_buffer(r, atomic_uavs.contains(&r.id))?;
+                continue;
+            }
             if r.uav {
                 return Err(refuse_decl(
                     m,
                     r.at,
-                    RefusalReason::ResourceUnsupported,
-                    "unordered access views are not translated yet",
+                    RefusalReason::TypedUavFormatUnknown,
+                    format!("typed UAV u{}: WGSL storage textures need the view's texel format, which the bytecode does not carry", r.id),
                 ));
             }
             let ResourceShape::Typed { dim, ret, .. } = r.shape else {
-                return Err(refuse_decl(
-                    m,
-                    r.at,
-                    RefusalReason::ResourceUnsupported,
-                    "raw and structured buffer SRVs are not translated yet",
-                ));
+                unreachable!("raw and structured handled above")
             };
             let (idim, arrayed, multi, coords) = match dim {
                 2 => (ImageDimension::D1, false, false, 1),
@@ -565,6 +578,79 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// UAV ids that atomic instructions target (their words are declared `atomic<u32>`).
+    fn atomic_uavs(&self) -> Vec<u32> {
+        let mut ids = Vec::new();
+        for ins in &self.m.program.instructions {
+            let atomic = (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0);
+            if !atomic {
+                continue;
+            }
+            for o in &ins.operands {
+                if o.ty == OperandType::UnorderedAccessView && !ids.contains(&o.reg()) {
+                    ids.push(o.reg());
+                }
+            }
+        }
+        ids
+    }
+
+    /// A raw or structured buffer: `var<storage, read> t#: array<u32>` (SRV) or
+    /// `var<storage, read_write> u#: array<u32>` (UAV; `atomic<u32>` when atomics touch it).
+    fn declare_buffer(&mut self, r: &crate::ir::ResourceDecl, atomic: bool) -> Result<(), TranslateError> {
+        let m = self.m;
+        if r.uav && m.version.stage == ShaderStage::Vertex {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::WebGpuLimitation,
+                "WebGPU vertex shaders cannot write storage buffers",
+            ));
+        }
+        let stride = match r.shape {
+            ResourceShape::Structured { stride } => {
+                if stride == 0 || stride % 4 != 0 {
+                    return Err(refuse_decl(
+                        m,
+                        r.at,
+                        RefusalReason::ResourceUnsupported,
+                        format!("structure stride {stride} is not a non-zero multiple of 4"),
+                    ));
+                }
+                Some(stride)
+            }
+            _ => None,
+        };
+        if r.uav && r.flags & (1 << 12) != 0 {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::ResourceUnsupported,
+                "structured UAV with a hidden counter (append/consume, imm_atomic_alloc)",
+            ));
+        }
+        let word = if atomic {
+            self.module.types.insert(Type { name: None, inner: TypeInner::Atomic(naga::Scalar::U32) }, Span::UNDEFINED)
+        } else {
+            self.ty(ScalarKind::Uint, 1)
+        };
+        let arr = self.module.types.insert(
+            Type { name: None, inner: TypeInner::Array { base: word, size: naga::ArraySize::Dynamic, stride: 4 } },
+            Span::UNDEFINED,
+        );
+        let (class, name) = if r.uav {
+            (BindingClass::UnorderedAccess, format!("u{}", r.id))
+        } else {
+            (BindingClass::ShaderResource, format!("t{}", r.id))
+        };
+        let gb = self.bind(r.at, class, r.slot, r.space, ResourceKind::StorageBuffer { read_only: !r.uav }, &name)?;
+        let access =
+            if r.uav { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::LOAD };
+        let e = self.global(name, AddressSpace::Storage { access }, arr, Some(gb));
+        self.buffers.insert((r.uav, r.id), Buf { expr: e, stride, atomic });
+        Ok(())
+    }
+
     fn declare_temps(&mut self) {
         for r in 0..self.m.temps {
             let st = self.storage.temp(r);
@@ -622,7 +708,9 @@ impl Cx<'_, '_> {
             }
         }
         regs.sort_unstable();
-        let mut copies: Vec<(u32, Vec<(Handle<Expression>, u8, ScalarKind)>, ScalarKind)> = Vec::new();
+        // (register, parts (value, component count, kind), register kind)
+        type InputParts = Vec<(Handle<Expression>, u8, ScalarKind)>;
+        let mut copies: Vec<(u32, InputParts, ScalarKind)> = Vec::new();
         for reg in regs {
             let decls: Vec<_> =
                 m.inputs.iter().filter(|d| d.operand.ty == OperandType::Input && d.register == reg).collect();

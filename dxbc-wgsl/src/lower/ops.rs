@@ -953,6 +953,10 @@ impl Cx<'_, '_> {
             Opcode::LD | Opcode::LD_MS => self.load_texel(i)?,
             Opcode::GATHER4 | Opcode::GATHER4_C | Opcode::GATHER4_PO | Opcode::GATHER4_PO_C => self.gather(i)?,
             Opcode::SAMPLE_INFO => self.sample_info(i)?,
+            Opcode::LD_RAW | Opcode::LD_STRUCTURED => self.buffer_load(i)?,
+            Opcode::STORE_RAW | Opcode::STORE_STRUCTURED => self.buffer_store(i)?,
+            Opcode::BUFINFO => self.buffer_info(i)?,
+            op if (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&op.0) => self.atomic(i)?,
             Opcode::RESINFO => self.resinfo(i)?,
             _ => {
                 return Err(refuse_at(
@@ -1382,6 +1386,281 @@ impl Cx<'_, '_> {
         let kind = if compare { F } else { tex.kind };
         let r = self.result_swizzle(v, &ops[res_k], &lanes);
         self.write(i, &ops[0], &lanes, r, kind, false)
+    }
+
+    fn buffer(&self, i: usize, op: &Operand) -> R<super::Buf> {
+        let uav = match op.ty {
+            OperandType::UnorderedAccessView => true,
+            OperandType::Resource => false,
+            OperandType::ThreadGroupSharedMemory => {
+                return Err(refuse_at(self, i, RefusalReason::DeclarationUnsupported, "thread-group shared memory"))
+            }
+            other => {
+                return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{other:?} as a buffer")))
+            }
+        };
+        self.buffers.get(&(uav, op.reg())).copied().ok_or_else(|| {
+            refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("{}{} is not a raw or structured buffer", if uav { 'u' } else { 't' }, op.reg()),
+            )
+        })
+    }
+
+    /// Number of 32-bit words in a buffer.
+    fn buffer_words(&mut self, buf: &super::Buf) -> E {
+        self.b.expr(Expression::ArrayLength(buf.expr))
+    }
+
+    /// First word and element validity of a buffer address: raw buffers take a byte address
+    /// (`.x`), structured buffers an element index and a byte offset (`.x`, `.y` of two operands
+    /// or of one address operand).
+    fn buffer_address(&mut self, i: usize, buf: &super::Buf, addr: &[(&Operand, u8)]) -> R<(E, Option<E>, Option<E>)> {
+        let words = self.buffer_words(buf);
+        match buf.stride {
+            None => {
+                let byte = self.read(i, addr[0].0, &[addr[0].1], U)?;
+                let two = self.b.u32(2);
+                Ok((self.b.bin(B::ShiftRight, byte, two), None, None))
+            }
+            Some(stride) => {
+                let index = self.read(i, addr[0].0, &[addr[0].1], U)?;
+                let offset = self.read(i, addr[1].0, &[addr[1].1], U)?;
+                let sw = self.b.u32(stride / 4);
+                let four = self.b.u32(4);
+                let total = self.b.bin(B::Multiply, words, four);
+                let st = self.b.u32(stride);
+                let count = self.b.bin(B::Divide, total, st);
+                let elem_ok = self.b.bin(B::Less, index, count);
+                let base = self.b.bin(B::Multiply, index, sw);
+                let two = self.b.u32(2);
+                let ow = self.b.bin(B::ShiftRight, offset, two);
+                Ok((self.b.bin(B::Add, base, ow), Some(elem_ok), Some(offset)))
+            }
+        }
+    }
+
+    /// Whether word `base + comp` is inside the buffer (and, for structured buffers, inside the
+    /// element).
+    fn word_ok(&mut self, buf: &super::Buf, base: E, comp: u32, elem_ok: Option<E>, offset: Option<E>) -> (E, E) {
+        let c = self.b.u32(comp);
+        let w = self.b.bin(B::Add, base, c);
+        let words = self.buffer_words(buf);
+        let mut ok = self.b.bin(B::Less, w, words);
+        if let (Some(e), Some(off), Some(stride)) = (elem_ok, offset, buf.stride) {
+            let cb = self.b.u32(comp * 4);
+            let o = self.b.bin(B::Add, off, cb);
+            let st = self.b.u32(stride);
+            let in_elem = self.b.bin(B::Less, o, st);
+            let both = self.b.bin(B::LogicalAnd, e, in_elem);
+            ok = self.b.bin(B::LogicalAnd, ok, both);
+        }
+        (w, ok)
+    }
+
+    /// `ld_raw` / `ld_structured`: words selected by the resource swizzle; zero out of bounds.
+    fn buffer_load(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let structured = ins.opcode == Opcode::LD_STRUCTURED;
+        let res = if structured { &ops[3] } else { &ops[2] };
+        let buf = self.buffer(i, res)?;
+        if structured != buf.stride.is_some() {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "raw/structured access to a buffer of the other kind",
+            ));
+        }
+        let addr: Vec<(&Operand, u8)> = if structured { vec![(&ops[1], 0), (&ops[2], 0)] } else { vec![(&ops[1], 0)] };
+        let (base, elem_ok, offset) = self.buffer_address(i, &buf, &addr)?;
+        let sw = res.select.swizzle();
+        let mut parts = Vec::new();
+        for &lane in &lanes {
+            let (w, ok) = self.word_ok(&buf, base, sw[lane as usize] as u32, elem_ok, offset);
+            let p = self.b.expr(Expression::Access { base: buf.expr, index: w });
+            let v = self.b.load(p);
+            let z = self.b.u32(0);
+            parts.push(self.b.select(ok, v, z));
+        }
+        let ty = self.ty(U, parts.len());
+        let v = self.b.compose(ty, parts);
+        self.write(i, &ops[0], &lanes, v, U, false)
+    }
+
+    /// `store_raw` / `store_structured`: the destination mask's words; dropped out of bounds.
+    fn buffer_store(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let structured = ins.opcode == Opcode::STORE_STRUCTURED;
+        let buf = self.buffer(i, &ops[0])?;
+        if structured != buf.stride.is_some() {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "raw/structured access to a buffer of the other kind",
+            ));
+        }
+        let addr: Vec<(&Operand, u8)> = if structured { vec![(&ops[1], 0), (&ops[2], 0)] } else { vec![(&ops[1], 0)] };
+        let (base, elem_ok, offset) = self.buffer_address(i, &buf, &addr)?;
+        let value_op = if structured { &ops[3] } else { &ops[2] };
+        // D3D writes the masked components as consecutive words: .xy writes words 0 and 1.
+        let vals: Vec<E> = lanes.iter().map(|&l| self.read(i, value_op, &[l], U)).collect::<R<_>>()?;
+        for (&lane, v) in lanes.iter().zip(vals) {
+            let (w, ok) = self.word_ok(&buf, base, lane as u32, elem_ok, offset);
+            self.b.open();
+            let p = self.b.expr(Expression::Access { base: buf.expr, index: w });
+            self.b.store(p, v);
+            let accept = self.b.close();
+            self.b.stmt(Statement::If { condition: ok, accept, reject: naga::Block::new() });
+        }
+        Ok(())
+    }
+
+    /// `bufinfo`: byte size of a raw buffer, element count of a structured one, in every lane.
+    fn buffer_info(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let buf = self.buffer(i, &ops[1])?;
+        let words = self.buffer_words(&buf);
+        let four = self.b.u32(4);
+        let bytes = self.b.bin(B::Multiply, words, four);
+        let v = match buf.stride {
+            None => bytes,
+            Some(s) => {
+                let st = self.b.u32(s);
+                self.b.bin(B::Divide, bytes, st)
+            }
+        };
+        let v = self.b.splat(v, lanes.len());
+        self.write(i, &ops[0], &lanes, v, U, false)
+    }
+
+    /// Atomics on raw/structured UAV words. Out-of-bounds operations do nothing and return 0.
+    /// `imm_atomic_cmp_exch` is strong in D3D: WGSL's weak compare-exchange is retried until it
+    /// succeeds or the value differs. Signed min/max run as compare-exchange loops on the `u32`
+    /// word.
+    fn atomic(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let op = ins.opcode;
+        let imm = op.0 >= Opcode::IMM_ATOMIC_ALLOC.0;
+        if matches!(op, Opcode::IMM_ATOMIC_ALLOC | Opcode::IMM_ATOMIC_CONSUME) {
+            return Err(refuse_at(self, i, RefusalReason::ResourceUnsupported, "UAV hidden counters (append/consume)"));
+        }
+        let (dst, uav_k) = if imm { (Some(&ops[0]), 1) } else { (None, 0) };
+        let buf = self.buffer(i, &ops[uav_k])?;
+        if !buf.atomic {
+            return Err(TranslateError::Internal("atomic on a buffer not declared atomic".into()));
+        }
+        let addr_op = &ops[uav_k + 1];
+        let addr: Vec<(&Operand, u8)> =
+            if buf.stride.is_some() { vec![(addr_op, 0), (addr_op, 1)] } else { vec![(addr_op, 0)] };
+        let (base, elem_ok, offset) = self.buffer_address(i, &buf, &addr)?;
+        let (w, ok) = self.word_ok(&buf, base, 0, elem_ok, offset);
+        let v0 = self.read(i, &ops[uav_k + 2], &[0], U)?;
+        let v1 = if matches!(op, Opcode::ATOMIC_CMP_STORE | Opcode::IMM_ATOMIC_CMP_EXCH) {
+            Some(self.read(i, &ops[uav_k + 3], &[0], U)?)
+        } else {
+            None
+        };
+        let result_var = if dst.is_some() {
+            let u = self.ty(U, 1);
+            let z = self.b.u32(0);
+            let lv = self.b.f.local_variables.append(
+                naga::LocalVariable { name: Some(format!("atomic_old_{i}")), ty: u, init: Some(z) },
+                naga::Span::UNDEFINED,
+            );
+            Some(self.b.expr(Expression::LocalVariable(lv)))
+        } else {
+            None
+        };
+        self.b.open();
+        let p = self.b.expr(Expression::Access { base: buf.expr, index: w });
+        use naga::AtomicFunction as A;
+        let simple = match op {
+            Opcode::ATOMIC_AND | Opcode::IMM_ATOMIC_AND => Some(A::And),
+            Opcode::ATOMIC_OR | Opcode::IMM_ATOMIC_OR => Some(A::InclusiveOr),
+            Opcode::ATOMIC_XOR | Opcode::IMM_ATOMIC_XOR => Some(A::ExclusiveOr),
+            Opcode::ATOMIC_IADD | Opcode::IMM_ATOMIC_IADD => Some(A::Add),
+            Opcode::ATOMIC_UMAX | Opcode::IMM_ATOMIC_UMAX => Some(A::Max),
+            Opcode::ATOMIC_UMIN | Opcode::IMM_ATOMIC_UMIN => Some(A::Min),
+            Opcode::IMM_ATOMIC_EXCH => Some(A::Exchange { compare: None }),
+            _ => None,
+        };
+        let old = if let Some(fun) = simple {
+            let ty = self.ty(U, 1);
+            let r = self.b.result_expr(Expression::AtomicResult { ty, comparison: false });
+            self.b.stmt(Statement::Atomic { pointer: p, fun, value: v0, result: Some(r) });
+            r
+        } else {
+            // Compare-exchange loop: cmp_store/cmp_exch (strong), signed min/max.
+            let scalar = naga::Scalar::U32;
+            let res_ty =
+                self.module.generate_predeclared_type(naga::PredeclaredType::AtomicCompareExchangeWeakResult(scalar));
+            let u = self.ty(U, 1);
+            let lv = self.b.f.local_variables.append(
+                naga::LocalVariable { name: Some(format!("atomic_prev_{i}")), ty: u, init: None },
+                naga::Span::UNDEFINED,
+            );
+            let prev = self.b.expr(Expression::LocalVariable(lv));
+            self.b.open();
+            let (expected, new) = match op {
+                Opcode::ATOMIC_CMP_STORE | Opcode::IMM_ATOMIC_CMP_EXCH => (v0, v1.expect("two values")),
+                _ => {
+                    let cur = self.b.load(p);
+                    let a = self.b.bitcast(cur, I);
+                    let b = self.b.bitcast(v0, I);
+                    let fun = if matches!(op, Opcode::ATOMIC_IMAX | Opcode::IMM_ATOMIC_IMAX) { M::Max } else { M::Min };
+                    let m = self.b.math(fun, &[a, b]);
+                    (cur, self.b.bitcast(m, U))
+                }
+            };
+            let r = self.b.result_expr(Expression::AtomicResult { ty: res_ty, comparison: true });
+            self.b.stmt(Statement::Atomic {
+                pointer: p,
+                fun: A::Exchange { compare: Some(expected) },
+                value: new,
+                result: Some(r),
+            });
+            let old = self.b.comp(r, 0);
+            self.b.store(prev, old);
+            let exchanged = self.b.comp(r, 1);
+            let differs = self.b.bin(B::NotEqual, old, expected);
+            let done = self.b.bin(B::LogicalOr, exchanged, differs);
+            self.b.open();
+            self.b.stmt(Statement::Break);
+            let brk = self.b.close();
+            self.b.stmt(Statement::If { condition: done, accept: brk, reject: naga::Block::new() });
+            let body = self.b.close();
+            self.b.stmt(Statement::Loop { body, continuing: naga::Block::new(), break_if: None });
+            self.b.load(prev)
+        };
+        if let Some(rv) = result_var {
+            self.b.store(rv, old);
+        }
+        let accept = self.b.close();
+        self.b.stmt(Statement::If { condition: ok, accept, reject: naga::Block::new() });
+        if let (Some(d), Some(rv)) = (dst, result_var) {
+            let lanes = mask_lanes(d.select.mask());
+            let v = self.b.load(rv);
+            let v = self.b.splat(v, lanes.len());
+            let kind = if matches!(op, Opcode::IMM_ATOMIC_IADD | Opcode::IMM_ATOMIC_IMAX | Opcode::IMM_ATOMIC_IMIN) {
+                I
+            } else {
+                U
+            };
+            let v = if kind == I { self.b.bitcast(v, I) } else { v };
+            self.write(i, d, &lanes, v, kind, false)?;
+        }
+        Ok(())
     }
 
     /// `sampleinfo`: the sample count of a texture in `.x` (uint with `_uint`, else float), zero

@@ -40,9 +40,7 @@ pub fn disassemble(program: &Program) -> String {
             continue;
         }
         match ins.opcode {
-            Opcode::ELSE | Opcode::ENDIF | Opcode::ENDLOOP | Opcode::ENDSWITCH => {
-                depth = depth.saturating_sub(1)
-            }
+            Opcode::ELSE | Opcode::ENDIF | Opcode::ENDLOOP | Opcode::ENDSWITCH => depth = depth.saturating_sub(1),
             _ => {}
         }
         for line in text.lines() {
@@ -64,10 +62,7 @@ pub fn disassemble(program: &Program) -> String {
 /// `dcl_immediateConstantBuffer` yields one line per row; `customdata` blocks other than the
 /// immediate constant buffer (comments, debug info) yield an empty string.
 pub fn disassemble_instruction(version: &ShaderVersion, ins: &Instruction) -> String {
-    let mut d = Disasm {
-        version: *version,
-        out: String::new(),
-    };
+    let mut d = Disasm { version: *version, out: String::new() };
     d.instruction(ins);
     d.out
 }
@@ -112,11 +107,7 @@ pub struct SignatureFields {
 
 /// The columns fxc prints for one signature element (see [`signature_table`]).
 pub fn signature_fields(e: &SignatureElement, is_output: bool) -> SignatureFields {
-    let used_mask = if is_output {
-        e.mask & !e.rw_mask & 0xf
-    } else {
-        e.rw_mask & 0xf
-    };
+    let used_mask = if is_output { e.mask & !e.rw_mask & 0xf } else { e.rw_mask & 0xf };
     let no_register = e.register == u32::MAX;
     let register = if no_register {
         match e.system_value {
@@ -133,11 +124,7 @@ pub fn signature_fields(e: &SignatureElement, is_output: bool) -> SignatureField
     SignatureFields {
         name: e.semantic_name.clone(),
         index: e.semantic_index.to_string(),
-        mask: if no_register {
-            "N/A".into()
-        } else {
-            positional_mask(e.mask)
-        },
+        mask: if no_register { "N/A".into() } else { positional_mask(e.mask) },
         register,
         system_value: system_value_abbrev(effective_system_value(e)),
         format: match e.component_type {
@@ -178,11 +165,7 @@ fn effective_system_value(e: &SignatureElement) -> u32 {
 }
 
 fn positional_mask(m: u8) -> String {
-    "xyzw"
-        .chars()
-        .enumerate()
-        .map(|(i, c)| if m & (1 << i) != 0 { c } else { ' ' })
-        .collect()
+    "xyzw".chars().enumerate().map(|(i, c)| if m & (1 << i) != 0 { c } else { ' ' }).collect()
 }
 
 /// fxc's abbreviation of a `D3D_NAME` system value in signature tables.
@@ -295,12 +278,7 @@ fn return_types(t: &[u8; 4]) -> String {
 }
 
 fn mask_letters(m: u8) -> String {
-    "xyzw"
-        .chars()
-        .enumerate()
-        .filter(|(i, _)| m & (1 << i) != 0)
-        .map(|(_, c)| c)
-        .collect()
+    "xyzw".chars().enumerate().filter(|(i, _)| m & (1 << i) != 0).map(|(_, c)| c).collect()
 }
 
 const COMPONENT: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -316,11 +294,7 @@ fn float_text(bits: u32) -> String {
 fn double_text(bits: u64) -> String {
     let f = f64::from_bits(bits);
     if f.is_nan() {
-        return if bits >> 63 != 0 {
-            "-nan".into()
-        } else {
-            "nan".into()
-        };
+        return if bits >> 63 != 0 { "-nan".into() } else { "nan".into() };
     }
     if f.is_infinite() {
         return if f < 0.0 { "-inf".into() } else { "inf".into() };
@@ -333,10 +307,7 @@ fn double_text(bits: u64) -> String {
     let rest = frac.as_bytes().get(6..).unwrap_or(&[]);
     let round_up = match rest.first() {
         Some(&d) if d > b'5' => true,
-        Some(b'5') => {
-            rest[1..].iter().any(|&d| d != b'0')
-                || digits.last().is_some_and(|&d| (d - b'0') % 2 == 1)
-        }
+        Some(b'5') => rest[1..].iter().any(|&d| d != b'0') || digits.last().is_some_and(|&d| (d - b'0') % 2 == 1),
         _ => false,
     };
     if round_up {
@@ -357,11 +328,7 @@ fn double_text(bits: u64) -> String {
     }
     let split = digits.len() - 6;
     let sign = if f.is_sign_negative() { "-" } else { "" };
-    format!(
-        "{sign}{}.{}",
-        String::from_utf8_lossy(&digits[..split]),
-        String::from_utf8_lossy(&digits[split..])
-    )
+    format!("{sign}{}.{}", String::from_utf8_lossy(&digits[..split]), String::from_utf8_lossy(&digits[split..]))
 }
 
 /// Integers: decimal when the signed value is within ±10000, otherwise eight hex digits.
@@ -420,11 +387,7 @@ impl Disasm {
                 self.out.push_str("fcall ");
                 if let Some(op) = ins.operands.first() {
                     let base = op.reg();
-                    let array = op
-                        .indices
-                        .get(1)
-                        .map(|i| self.index_text(i))
-                        .unwrap_or_else(|| "0".into());
+                    let array = op.indices.get(1).map(|i| self.index_text(i)).unwrap_or_else(|| "0".into());
                     let call = ins.values.first().copied().unwrap_or(0);
                     let _ = write!(self.out, "fp{base}[{array}][{call}]");
                 }
@@ -478,12 +441,7 @@ impl Disasm {
                 _ => {}
             },
             Opcode::SAMPLE_INFO if ins.control & 1 != 0 => m.push_str("_uint"),
-            Opcode::IF
-            | Opcode::BREAKC
-            | Opcode::CONTINUEC
-            | Opcode::RETC
-            | Opcode::DISCARD
-            | Opcode::CALLC => {
+            Opcode::IF | Opcode::BREAKC | Opcode::CONTINUEC | Opcode::RETC | Opcode::DISCARD | Opcode::CALLC => {
                 m.push_str(if ins.test_nonzero { "_nz" } else { "_z" });
             }
             _ => {}
@@ -662,14 +620,10 @@ impl Disasm {
         };
         let mut s = String::from(name);
         // Classes that are arrays as a whole keep every index in brackets.
-        let bracket_all = matches!(
-            op.ty,
-            T::ImmediateConstantBuffer
-                | T::InputControlPoint
-                | T::OutputControlPoint
-                | T::ThisPointer
-        ) || (op.ty == T::Input && op.indices.len() >= 2)
-            || op.indices.first().is_some_and(Index::is_relative);
+        let bracket_all =
+            matches!(op.ty, T::ImmediateConstantBuffer | T::InputControlPoint | T::OutputControlPoint | T::ThisPointer)
+                || (op.ty == T::Input && op.indices.len() >= 2)
+                || op.indices.first().is_some_and(Index::is_relative);
         for (i, idx) in op.indices.iter().enumerate() {
             if i == 0 && !bracket_all {
                 let _ = write!(s, "{}", idx.imm());
@@ -685,11 +639,7 @@ impl Disasm {
             Index::Imm(v) => v.to_string(),
             Index::Imm64(v) => v.to_string(),
             Index::Relative { base, reg } => {
-                format!(
-                    "{} + {}",
-                    self.operand(reg, ImmKind::Int, true, false),
-                    base
-                )
+                format!("{} + {}", self.operand(reg, ImmKind::Int, true, false), base)
             }
         }
     }
@@ -714,18 +664,12 @@ impl Disasm {
 
     /// The register of a declaration's first operand, without component selection.
     fn decl_register(&self, ins: &Instruction) -> String {
-        ins.operands
-            .first()
-            .map(|op| self.operand(op, ImmKind::Int, true, true))
-            .unwrap_or_default()
+        ins.operands.first().map(|op| self.operand(op, ImmKind::Int, true, true)).unwrap_or_default()
     }
 
     /// The register of a declaration's first operand, with its mask (inputs, outputs).
     fn decl_register_masked(&self, ins: &Instruction) -> String {
-        ins.operands
-            .first()
-            .map(|op| self.operand(op, ImmKind::Int, true, false))
-            .unwrap_or_default()
+        ins.operands.first().map(|op| self.operand(op, ImmKind::Int, true, false)).unwrap_or_default()
     }
 
     /// An SM5.1 resource range operand `T0[lo:hi]` (indices: id, first, last).
@@ -733,10 +677,7 @@ impl Disasm {
         let Some(op) = ins.operands.first() else {
             return String::new();
         };
-        let mut s = self.register(&Operand {
-            indices: op.indices.iter().take(1).cloned().collect(),
-            ..op.clone()
-        });
+        let mut s = self.register(&Operand { indices: op.indices.iter().take(1).cloned().collect(), ..op.clone() });
         let lo = op.indices.get(1).map(Index::imm).unwrap_or(0);
         let hi = op.indices.get(2).map(Index::imm).unwrap_or(0);
         if hi == u32::MAX {
@@ -776,34 +717,18 @@ impl Disasm {
                     "enable11_1ShaderExtensions",
                     "allResourcesBound",
                 ];
-                let set: Vec<&str> = FLAGS
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| c & (1 << i) != 0)
-                    .map(|(_, f)| *f)
-                    .collect();
+                let set: Vec<&str> =
+                    FLAGS.iter().enumerate().filter(|(i, _)| c & (1 << i) != 0).map(|(_, f)| *f).collect();
                 format!("{name} {}", set.join(" | "))
             }
             Opcode::DCL_CONSTANT_BUFFER => {
-                let access = if c & 1 != 0 {
-                    "dynamicIndexed"
-                } else {
-                    "immediateIndexed"
-                };
+                let access = if c & 1 != 0 { "dynamicIndexed" } else { "immediateIndexed" };
                 if self.sm51() {
-                    format!(
-                        "{name} {}[{}], {access}, space={}",
-                        self.range_register(ins),
-                        v(0),
-                        v(1)
-                    )
+                    format!("{name} {}[{}], {access}, space={}", self.range_register(ins), v(0), v(1))
                 } else {
                     let o = ins.operands.first();
                     let reg = o.map(Operand::reg).unwrap_or(0);
-                    let size = o
-                        .and_then(|o| o.indices.get(1))
-                        .map(Index::imm)
-                        .unwrap_or(0);
+                    let size = o.and_then(|o| o.indices.get(1)).map(Index::imm).unwrap_or(0);
                     format!("{name} CB{reg}[{size}], {access}")
                 }
             }
@@ -823,10 +748,7 @@ impl Disasm {
                 if dim == 4 || dim == 9 {
                     let _ = write!(n, "({})", (c >> 5) & 0x7f);
                 }
-                let rt = ins
-                    .return_type
-                    .map(|t| return_types(&t))
-                    .unwrap_or_default();
+                let rt = ins.return_type.map(|t| return_types(&t)).unwrap_or_default();
                 let (reg, space) = self.resource_register(ins, 0);
                 format!("{n} {rt} {reg}{space}")
             }
@@ -834,10 +756,7 @@ impl Disasm {
                 let dim = c & 0x1f;
                 let mut n = format!("{name}_{}", resource_dimension_name(dim));
                 n.push_str(&uav_flags(c));
-                let rt = ins
-                    .return_type
-                    .map(|t| return_types(&t))
-                    .unwrap_or_default();
+                let rt = ins.return_type.map(|t| return_types(&t)).unwrap_or_default();
                 let (reg, space) = self.resource_register(ins, 0);
                 format!("{n} {rt} {reg}{space}")
             }
@@ -875,15 +794,8 @@ impl Disasm {
                     format!("{name} {interp}{reg}, {}", system_value_name(v(0)))
                 }
             }
-            Opcode::DCL_INPUT_SGV
-            | Opcode::DCL_INPUT_SIV
-            | Opcode::DCL_OUTPUT_SGV
-            | Opcode::DCL_OUTPUT_SIV => {
-                format!(
-                    "{name} {}, {}",
-                    self.decl_register_masked(ins),
-                    system_value_name(v(0))
-                )
+            Opcode::DCL_INPUT_SGV | Opcode::DCL_INPUT_SIV | Opcode::DCL_OUTPUT_SGV | Opcode::DCL_OUTPUT_SIV => {
+                format!("{name} {}, {}", self.decl_register_masked(ins), system_value_name(v(0)))
             }
             Opcode::DCL_INPUT | Opcode::DCL_OUTPUT => {
                 format!("{name} {}", self.decl_register_masked(ins))
@@ -891,9 +803,7 @@ impl Disasm {
             Opcode::DCL_INDEX_RANGE => {
                 format!("{name} {}, {}", self.decl_register_masked(ins), v(0))
             }
-            Opcode::DCL_TEMPS
-            | Opcode::DCL_MAX_OUTPUT_VERTEX_COUNT
-            | Opcode::DCL_GS_INSTANCE_COUNT => {
+            Opcode::DCL_TEMPS | Opcode::DCL_MAX_OUTPUT_VERTEX_COUNT | Opcode::DCL_GS_INSTANCE_COUNT => {
                 format!("{name} {}", v(0))
             }
             Opcode::DCL_HS_FORK_PHASE_INSTANCE_COUNT | Opcode::DCL_HS_JOIN_PHASE_INSTANCE_COUNT => {
@@ -970,30 +880,14 @@ impl Disasm {
             Opcode::DCL_HS_MAX_TESSFACTOR => format!("{name} l({})", float_text(v(0))),
             Opcode::DCL_FUNCTION_TABLE => {
                 // Words: table id, body count, bodies.
-                let bodies: Vec<String> = ins
-                    .values
-                    .iter()
-                    .skip(2)
-                    .map(|b| format!("fb{b}"))
-                    .collect();
+                let bodies: Vec<String> = ins.values.iter().skip(2).map(|b| format!("fb{b}")).collect();
                 format!("{name} ft{} = {{{}}}", v(0), bodies.join(", "))
             }
             Opcode::DCL_INTERFACE => {
                 // Words: interface id, call-site count, (array length << 16 | table count), tables.
                 let dynamic = if c & 1 != 0 { "_dynamicindexed" } else { "" };
-                let tables: Vec<String> = ins
-                    .values
-                    .iter()
-                    .skip(3)
-                    .map(|t| format!("ft{t}"))
-                    .collect();
-                format!(
-                    "{name}{dynamic} fp{}[{}][{}] = {{{}}}",
-                    v(0),
-                    v(2) >> 16,
-                    v(1),
-                    tables.join(", ")
-                )
+                let tables: Vec<String> = ins.values.iter().skip(3).map(|t| format!("ft{t}")).collect();
+                format!("{name}{dynamic} fp{}[{}][{}] = {{{}}}", v(0), v(2) >> 16, v(1), tables.join(", "))
             }
             _ => {
                 // Declarations without operands of their own (and reserved opcodes).
@@ -1059,12 +953,7 @@ fn min_precision_text(p: u8) -> Option<&'static str> {
 
 /// The stage's prefix and model as fxc writes the version line (`ps_5_0`).
 pub fn version_line(version: &ShaderVersion) -> String {
-    format!(
-        "{}_{}_{}",
-        version.stage.prefix(),
-        version.major,
-        version.minor
-    )
+    format!("{}_{}_{}", version.stage.prefix(), version.major, version.minor)
 }
 
 #[cfg(test)]
@@ -1096,10 +985,7 @@ mod tests {
     #[test]
     fn floats_print_six_decimals() {
         assert_eq!(float_text(0x3f00_0000), "0.500000");
-        assert_eq!(
-            float_text(0x7f7f_ffff),
-            "340282346638528859811704183484516925440.000000"
-        );
+        assert_eq!(float_text(0x7f7f_ffff), "340282346638528859811704183484516925440.000000");
         assert_eq!(float_text(0x8000_0000), "-0.000000");
         assert_eq!(float_text((18.8515625f64 as f32).to_bits()), "18.851562");
         assert_eq!(float_text((-18.8515625f64 as f32).to_bits()), "-18.851562");
@@ -1124,8 +1010,7 @@ mod tests {
     fn ins(opcode: u32, control: u32, extended: bool, body: &[Vec<u32>]) -> Vec<u32> {
         let words: Vec<u32> = body.concat();
         let len = words.len() as u32 + 1;
-        let mut v =
-            vec![opcode | (control << 11) | (len << 24) | if extended { 1 << 31 } else { 0 }];
+        let mut v = vec![opcode | (control << 11) | (len << 24) | if extended { 1 << 31 } else { 0 }];
         v.extend(words);
         v
     }
@@ -1150,11 +1035,7 @@ mod tests {
         let mut all = vec![0x50, words.len() as u32 + 2];
         all.extend(words);
         let bytes: Vec<u8> = all.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let chunk = Chunk {
-            fourcc: *b"SHEX",
-            offset: 0,
-            data: &bytes,
-        };
+        let chunk = Chunk { fourcc: *b"SHEX", offset: 0, data: &bytes };
         let program = decode_program(&chunk).unwrap();
         let text = disassemble(&program);
         text.split_once('\n').unwrap().1.trim_end().to_string()
@@ -1171,66 +1052,25 @@ mod tests {
         // resinfo_uint with resource-dimension and return-type extended tokens.
         let dim = (1 << 31) | 2 | (3 << 6);
         let ret = 3 | (5 << 6) | (5 << 10) | (5 << 14) | (5 << 18);
-        let r = ins(
-            61,
-            2,
-            true,
-            &[
-                vec![dim, ret],
-                dst(TEMP, 0, 0b0011),
-                imm(&[0]),
-                src(RESOURCE, 0, [0, 1, 2, 3]),
-            ],
-        );
-        assert_eq!(
-            dis(&[r]),
-            "resinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw"
-        );
+        let r = ins(61, 2, true, &[vec![dim, ret], dst(TEMP, 0, 0b0011), imm(&[0]), src(RESOURCE, 0, [0, 1, 2, 3])]);
+        assert_eq!(dis(&[r]), "resinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw");
         // ld with texel offsets (1, -2, 0).
         let offs = 1 | (1 << 9) | (0xe << 13);
-        let l = ins(
-            45,
-            0,
-            true,
-            &[
-                vec![offs],
-                dst(TEMP, 1, 0xf),
-                imm(&[0, 0, 0, 0]),
-                src(RESOURCE, 2, [0, 1, 2, 3]),
-            ],
-        );
-        assert_eq!(
-            dis(&[l]),
-            "ld_aoffimmi(1,-2,0) r1.xyzw, l(0, 0, 0, 0), t2.xyzw"
-        );
+        let l = ins(45, 0, true, &[vec![offs], dst(TEMP, 1, 0xf), imm(&[0, 0, 0, 0]), src(RESOURCE, 2, [0, 1, 2, 3])]);
+        assert_eq!(dis(&[l]), "ld_aoffimmi(1,-2,0) r1.xyzw, l(0, 0, 0, 0), t2.xyzw");
     }
 
     #[test]
     fn immediates_follow_the_operand_type() {
         let one = 0x3f80_0000;
         // mov is untyped: no spaces, integers for non-float patterns.
-        let m = ins(
-            54,
-            0,
-            false,
-            &[dst(TEMP, 0, 0xf), imm(&[0, one, 0xffff_ffff, 0x8000_0000])],
-        );
+        let m = ins(54, 0, false, &[dst(TEMP, 0, 0xf), imm(&[0, one, 0xffff_ffff, 0x8000_0000])]);
         assert_eq!(dis(&[m]), "mov r0.xyzw, l(0,1.000000,-1,-0.000000)");
         // iadd is integer: the float pattern prints as hex.
-        let a = ins(
-            30,
-            0,
-            false,
-            &[dst(TEMP, 0, 1), select1(TEMP, 0, 0), imm(&[one])],
-        );
+        let a = ins(30, 0, false, &[dst(TEMP, 0, 1), select1(TEMP, 0, 0), imm(&[one])]);
         assert_eq!(dis(&[a]), "iadd r0.x, r0.x, l(0x3f800000)");
         // add is float.
-        let f = ins(
-            0,
-            1 << 2,
-            false,
-            &[dst(TEMP, 0, 1), select1(TEMP, 0, 1), imm(&[one])],
-        );
+        let f = ins(0, 1 << 2, false, &[dst(TEMP, 0, 1), select1(TEMP, 0, 1), imm(&[one])]);
         assert_eq!(dis(&[f]), "add_sat r0.x, r0.y, l(1.000000)");
     }
 
@@ -1238,25 +1078,15 @@ mod tests {
     fn relative_indices_and_modifiers() {
         // mov r0.x, -|cb0[r1.x + 12].y|
         let rel = select1(TEMP, 1, 0);
-        let mut cb = vec![
-            2 | (2 << 2) | (1 << 4) | (CB << 12) | (2 << 20) | (3 << 25) | (1 << 31),
-            1 | (3 << 6),
-            0,
-            12,
-        ];
+        let mut cb =
+            vec![2 | (2 << 2) | (1 << 4) | (CB << 12) | (2 << 20) | (3 << 25) | (1 << 31), 1 | (3 << 6), 0, 12];
         cb.extend(rel);
         let m = ins(54, 0, false, &[dst(TEMP, 0, 1), cb]);
         assert_eq!(dis(&[m]), "mov r0.x, -|cb0[r1.x + 12].y|");
         // mov r2.xy, icb[v0.x + 3].xyxx
-        let mut icb = vec![
-            2 | (1 << 2) | (0b0000_0100 << 4) | (ICB << 12) | (1 << 20) | (3 << 22),
-            3,
-        ];
+        let mut icb = vec![2 | (1 << 2) | (0b0000_0100 << 4) | (ICB << 12) | (1 << 20) | (3 << 22), 3];
         icb.extend(select1(INPUT, 0, 0));
-        assert_eq!(
-            dis(&[ins(54, 0, false, &[dst(TEMP, 2, 0b0011), icb])]),
-            "mov r2.xy, icb[v0.x + 3].xyxx"
-        );
+        assert_eq!(dis(&[ins(54, 0, false, &[dst(TEMP, 2, 0b0011), icb])]), "mov r2.xy, icb[v0.x + 3].xyxx");
         // min precision goes inside the bars.
         let mut abs_src = src(TEMP, 1, [0, 0, 0, 0]);
         abs_src[0] |= 1 << 31;
@@ -1264,10 +1094,7 @@ mod tests {
         let mut d = dst(TEMP, 0, 1);
         d[0] |= 1 << 31;
         d.insert(1, 1 | (1 << 14));
-        assert_eq!(
-            dis(&[ins(54, 0, false, &[d, abs_src])]),
-            "mov r0.x {min16f}, |r1.xxxx {min16f}|"
-        );
+        assert_eq!(dis(&[ins(54, 0, false, &[d, abs_src])]), "mov r0.x {min16f}, |r1.xxxx {min16f}|");
     }
 
     #[test]
@@ -1291,50 +1118,24 @@ mod tests {
     #[test]
     fn declarations() {
         // dcl_immediateConstantBuffer from customdata class 3.
-        let icb = vec![
-            53 | (3 << 11),
-            10,
-            0x0000_cccc,
-            15,
-            0xffff_ffff,
-            0x3f80_0000,
-            1,
-            2,
-            3,
-            4,
-        ];
+        let icb = vec![53 | (3 << 11), 10, 0x0000_cccc, 15, 0xffff_ffff, 0x3f80_0000, 1, 2, 3, 4];
         assert_eq!(
             dis(&[icb]),
             "dcl_immediateConstantBuffer { { 0x0000cccc, 15, -1, 1.000000},\n                              { 1, 2, 3, 4} }"
         );
         // dcl_uav_typed_texture2d with globally-coherent flag, uint returns.
-        let uav = ins(
-            156,
-            3 | (1 << 5),
-            false,
-            &[vec![(UAV << 12) | (1 << 20), 1], vec![0x4444]],
-        );
-        assert_eq!(
-            dis(&[uav]),
-            "dcl_uav_typed_texture2d_glc (uint,uint,uint,uint) u1"
-        );
+        let uav = ins(156, 3 | (1 << 5), false, &[vec![(UAV << 12) | (1 << 20), 1], vec![0x4444]]);
+        assert_eq!(dis(&[uav]), "dcl_uav_typed_texture2d_glc (uint,uint,uint,uint) u1");
         // dcl_input_ps_siv with interpolation mode.
         let input = ins(100, 4, false, &[dst(INPUT, 0, 0xf), vec![1]]);
-        assert_eq!(
-            dis(&[input]),
-            "dcl_input_ps_siv linear noperspective v0.xyzw, position"
-        );
+        assert_eq!(dis(&[input]), "dcl_input_ps_siv linear noperspective v0.xyzw, position");
         let temps = ins(105, 0, false, &[vec![0, 6, 4]]);
         assert_eq!(dis(&[temps]), "dcl_indexableTemp x0[6], 4");
     }
 
     #[test]
     fn stage_prefix() {
-        let v = ShaderVersion {
-            stage: ShaderStage::Hull,
-            major: 5,
-            minor: 0,
-        };
+        let v = ShaderVersion { stage: ShaderStage::Hull, major: 5, minor: 0 };
         assert_eq!(version_line(&v), "hs_5_0");
     }
 }
