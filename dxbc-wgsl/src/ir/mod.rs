@@ -11,6 +11,7 @@
 
 mod build;
 pub mod types;
+pub mod uniformity;
 
 pub use build::build;
 pub use types::{infer_storage, Storage, StorageMap};

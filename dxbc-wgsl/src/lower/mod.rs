@@ -100,8 +100,6 @@ pub(crate) struct Cx<'a, 'p> {
     pub bindings: Vec<ResourceBinding>,
     /// Current nesting of control flow (for the uniformity analysis).
     pub cf_depth: u32,
-    /// A conditional `ret`/`break`/`continue` was seen (later code may be non-uniform).
-    pub cf_depth_exit: bool,
     pub uniformity_note: Option<String>,
 }
 
@@ -207,9 +205,14 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         out_struct: None,
         bindings: Vec::new(),
         cf_depth: 0,
-        cf_depth_exit: false,
         uniformity_note: None,
     };
+    if let Some(i) = crate::ir::uniformity::first_nonuniform_derivative(m) {
+        cx.uniformity_note = Some(format!(
+            "instruction {i} (`{}`) needs uniform control flow in WGSL but sits where WGSL's uniformity analysis cannot prove it; D3D defines derivatives per 2x2 quad there",
+            m.ins(i).opcode.name()
+        ));
+    }
     cx.declare_nonfinite();
     cx.declare_resources(options)?;
     let (inputs, outputs) = cx.declare_io()?;

@@ -152,27 +152,14 @@ impl Cx<'_, '_> {
         match stmt_kind {
             0 => self.b.stmt(Statement::Break),
             1 => self.b.stmt(Statement::Continue),
-            2 => {
-                if self.cf_depth > 0 || cond.is_some() {
-                    self.note_nonuniform_exit();
-                }
-                self.ret()
-            }
+            2 => self.ret(),
             _ => self.b.stmt(Statement::Kill),
         }
         if let Some(c) = cond {
             let accept = self.b.close();
             self.b.stmt(Statement::If { condition: c, accept, reject: naga::Block::new() });
-            if stmt_kind == 0 || stmt_kind == 1 {
-                self.note_nonuniform_exit();
-            }
         }
         Ok(!conditional && stmt_kind != 3)
-    }
-
-    fn note_nonuniform_exit(&mut self) {
-        // Derivatives after a conditional exit are in possibly non-uniform control flow.
-        self.cf_depth_exit = true;
     }
 
     // ------------------------------------------------------------------ operands
@@ -977,14 +964,9 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
-    fn note_derivative(&mut self, i: usize) {
-        if (self.cf_depth > 0 || self.cf_depth_exit) && self.uniformity_note.is_none() {
-            self.uniformity_note = Some(format!(
-                "instruction {i} (`{}`) computes a derivative inside control flow whose uniformity WGSL cannot prove; D3D defines derivatives there per 2x2 quad",
-                self.m.ins(i).opcode.name()
-            ));
-        }
-    }
+    /// Derivatives and implicit-LOD samples need uniform control flow in WGSL; the module-level
+    /// uniformity analysis (`ir::uniformity`) decides whether the diagnostic filter is needed.
+    fn note_derivative(&mut self, _i: usize) {}
 
     /// Builds a vector from per-component scalars.
     fn per_component(&mut self, n: usize, mut f: impl FnMut(&mut Self, u32) -> E, kind: ScalarKind) -> E {
