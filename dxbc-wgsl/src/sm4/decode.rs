@@ -68,8 +68,25 @@ impl Instruction {
     }
 }
 
+/// The program's words, read in place from the chunk bytes (little endian).
+#[derive(Clone, Copy)]
+struct Words<'a>(&'a [u8]);
+
+impl Words<'_> {
+    fn len(&self) -> usize {
+        self.0.len() / 4
+    }
+    fn get(&self, i: usize) -> u32 {
+        let b = &self.0[4 * i..4 * i + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+    fn collect(self, from: usize, to: usize) -> Vec<u32> {
+        self.0[4 * from..4 * to].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    }
+}
+
 struct Reader<'a> {
-    words: &'a [u32],
+    words: Words<'a>,
     pos: usize,
     base: usize,
 }
@@ -82,7 +99,7 @@ impl Reader<'_> {
         if self.pos >= end {
             return Err(ReadError::Truncated { what, offset: self.offset_of(self.pos), needed: 4, available: 0 });
         }
-        let w = self.words[self.pos];
+        let w = self.words.get(self.pos);
         self.pos += 1;
         Ok(w)
     }
@@ -104,14 +121,14 @@ pub fn decode_program(chunk: &Chunk<'_>) -> ReadResult<Program> {
             available: data.len(),
         });
     }
-    let words: Vec<u32> = data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    let version_token = words[0];
+    let words = Words(&data[..data.len() & !3]);
+    let version_token = words.get(0);
     let stage = ShaderStage::from_program_type(version_token >> 16).ok_or_else(|| {
         ReadError::malformed("version token", chunk.offset, format!("program type {} is not 0-5", version_token >> 16))
     })?;
     let version =
         ShaderVersion { stage, major: ((version_token >> 4) & 0xf) as u8, minor: (version_token & 0xf) as u8 };
-    let declared = words[1] as usize;
+    let declared = words.get(1) as usize;
     if declared < 2 || declared > words.len() {
         return Err(ReadError::malformed(
             "program length token",
@@ -119,10 +136,30 @@ pub fn decode_program(chunk: &Chunk<'_>) -> ReadResult<Program> {
             format!("program length {declared} words does not fit in the {}-word chunk", words.len()),
         ));
     }
-    let mut r = Reader { words: &words[..declared], pos: 2, base: chunk.offset };
-    // Estimate: instructions average more than four words (each takes at least one, so the
-    // vector never holds more than the words present).
-    let mut instructions = Vec::with_capacity((declared - 2) / 4 + 1);
+    let words = Words(&data[..4 * declared]);
+    // Count the instructions first (one word read per instruction) so the vector is allocated
+    // once, at its size; a malformed length stops the count and is reported by the decoder.
+    let mut count = 0;
+    let mut at = 2;
+    while at < declared {
+        let token = words.get(at);
+        let len = if token & 0x7ff == Opcode::CUSTOMDATA.0 as u32 {
+            if at + 1 < declared {
+                words.get(at + 1) as usize
+            } else {
+                0
+            }
+        } else {
+            ((token >> 24) & 0x7f) as usize
+        };
+        if len == 0 {
+            break;
+        }
+        count += 1;
+        at = at.saturating_add(len);
+    }
+    let mut r = Reader { words, pos: 2, base: chunk.offset };
+    let mut instructions = Vec::with_capacity(count + 1);
     while r.pos < declared {
         instructions.push(decode_instruction(&mut r, &version)?);
     }
@@ -162,7 +199,7 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
             ));
         }
         ins.length = len as u32;
-        ins.custom = Some(CustomData { class: token >> 11, data: r.words[start + 2..start + len].to_vec() });
+        ins.custom = Some(CustomData { class: token >> 11, data: r.words.collect(start + 2, start + len) });
         r.pos = start + len;
         return Ok(ins);
     }
@@ -186,7 +223,7 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
     ins.length = len as u32;
     let Some(info) = info else {
         // Unknown opcode: keep its words.
-        ins.values = r.words[start + 1..end].to_vec();
+        ins.values = r.words.collect(start + 1, end);
         r.pos = end;
         return Ok(ins);
     };
@@ -222,13 +259,13 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
             let n = info.dst.len() + info.src.len();
             ins.operands.reserve(n);
             for _ in 0..n {
-                ins.operands.push(decode_operand(r, end)?);
+                push_operand(&mut ins.operands, r, end)?;
             }
         }
         Form::Decl { operands, ret, dwords, dwords51 } => {
             ins.operands.reserve(operands as usize);
             for _ in 0..operands {
-                ins.operands.push(decode_operand(r, end)?);
+                push_operand(&mut ins.operands, r, end)?;
             }
             if ret {
                 let t = r.next(end, "resource return type token")?;
@@ -243,17 +280,17 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
         }
         Form::InterfaceCall => {
             ins.values.push(r.next(end, "fcall call-site index")?);
-            ins.operands.push(decode_operand(r, end)?);
+            push_operand(&mut ins.operands, r, end)?;
         }
         Form::Raw | Form::CustomData => {
-            ins.values = r.words[r.pos..end].to_vec();
+            ins.values = r.words.collect(r.pos, end);
             r.pos = end;
         }
     }
     if r.pos < end && info.form == Form::Inst {
         // The D3D runtime walks programs by instruction length, so words after the last operand
         // are tolerated (some hand-assembled test shaders have them); they are kept.
-        ins.values = r.words[r.pos..end].to_vec();
+        ins.values = r.words.collect(r.pos, end);
         r.pos = end;
     }
     if r.pos != end {
@@ -266,11 +303,27 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
     Ok(ins)
 }
 
-fn decode_operand(r: &mut Reader<'_>, end: usize) -> ReadResult<Operand> {
-    decode_operand_depth(r, end, 0)
+/// Decodes the next operand straight into a new last element of `ops`.
+fn push_operand(ops: &mut Vec<Operand>, r: &mut Reader<'_>, end: usize) -> ReadResult<()> {
+    ops.push(blank_operand());
+    let last = ops.len() - 1;
+    decode_operand_into(r, end, 0, &mut ops[last])
 }
 
-fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResult<Operand> {
+fn blank_operand() -> Operand {
+    Operand {
+        ty: OperandType::Null,
+        raw_type: 0,
+        select: ComponentSelect::None,
+        indices: Indices::new(),
+        modifier: Modifier::None,
+        min_precision: 0,
+        nonuniform: false,
+        imm: Immediates::new(),
+    }
+}
+
+fn decode_operand_into(r: &mut Reader<'_>, end: usize, depth: u32, op: &mut Operand) -> ReadResult<()> {
     let at = r.offset_of(r.pos);
     let token = r.next(end, "operand token")?;
     let raw_type = (token >> 12) & 0xff;
@@ -290,16 +343,9 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
         },
         _ => return Err(ReadError::malformed("operand token", at, "N-component operands are not defined for SM4/SM5")),
     };
-    let mut op = Operand {
-        ty,
-        raw_type,
-        select,
-        indices: Indices::new(),
-        modifier: Modifier::None,
-        min_precision: 0,
-        nonuniform: false,
-        imm: Immediates::new(),
-    };
+    op.ty = ty;
+    op.raw_type = raw_type;
+    op.select = select;
     let mut extended = token & 0x8000_0000 != 0;
     while extended {
         let eat = r.offset_of(r.pos);
@@ -351,7 +397,7 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
                 // At most 4 words: `n` is 0, 1, 2 or 4.
                 let _ = op.imm.try_push(r.next(end, "immediate value")?);
             }
-            return Ok(op);
+            return Ok(());
         }
         _ => {}
     }
@@ -373,8 +419,9 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
                         "relative indices nested more than two deep",
                     ));
                 }
-                let reg = decode_operand_depth(r, end, depth + 1)?;
-                Index::Relative { base, reg: Box::new(reg) }
+                let mut reg = Box::new(blank_operand());
+                decode_operand_into(r, end, depth + 1, &mut reg)?;
+                Index::Relative { base, reg }
             }
             4 => {
                 let hi = r.next(end, "operand index")? as u64;
@@ -386,8 +433,9 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
                         "relative indices nested more than two deep",
                     ));
                 }
-                let reg = decode_operand_depth(r, end, depth + 1)?;
-                Index::Relative { base: ((hi << 32) | lo) as u32, reg: Box::new(reg) }
+                let mut reg = Box::new(blank_operand());
+                decode_operand_into(r, end, depth + 1, &mut reg)?;
+                Index::Relative { base: ((hi << 32) | lo) as u32, reg }
             }
             _ => {
                 return Err(ReadError::malformed(
@@ -400,5 +448,5 @@ fn decode_operand_depth(r: &mut Reader<'_>, end: usize, depth: u32) -> ReadResul
         // At most 3 indices: `dims` is a 2-bit field.
         let _ = op.indices.try_push(idx);
     }
-    Ok(op)
+    Ok(())
 }
