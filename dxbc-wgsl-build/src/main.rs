@@ -3,6 +3,9 @@
 //! - `translate FILE [-o OUT] [--symbol NAME]`: one shader's WGSL, or its diagnostic (exit 1).
 //! - `info FILE [--symbol NAME]`: container chunks, signatures, bindings.
 //! - `disasm FILE [--symbol NAME]`: fxc-style disassembly.
+//! - `qualify [--json REPORT] [--tint] [--no-progress] PATH...`: translate every shader found
+//!   under files and folders; a histogram of refusal reasons and `qualified: N, unsupported: M,
+//!   failed: K` (exit 1 when K > 0). See `docs/qualify.md`.
 //! - `effect FILE [-o OUT.rs]`: validate an effect file, translate its shaders, print its
 //!   permutations and what the generated code holds.
 //!
@@ -19,6 +22,8 @@ use clap::{Parser, Subcommand};
 use dxbc_wgsl_build::compile::{self, DirectTranslator};
 use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
 use dxbc_wgsl_build::Effect;
+
+mod qualify;
 
 #[derive(Parser)]
 #[command(name = "dxbc-wgsl", version, about = "Translate compiled Direct3D shaders (DXBC) to WGSL")]
@@ -67,7 +72,26 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    // Later: qualify, watch, conformance, adapters.
+    /// Translate every shader under files and folders and report which qualify.
+    ///
+    /// Finds `.dxbc`/`.cso` containers, every array of fxc /Fh headers (`.h`/`.inc`) and the
+    /// shaders effect files (`*.effect.toml`) reference. Ends with `qualified: N, unsupported: M,
+    /// failed: K`; exit status 1 when K > 0.
+    Qualify {
+        /// Files and folders to walk.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write a JSON report (one record per shader) here.
+        #[arg(long, value_name = "REPORT")]
+        json: Option<PathBuf>,
+        /// Also check every naga-valid module with Tint (needs Node.js and `npm ci --prefix tools/tint`).
+        #[arg(long)]
+        tint: bool,
+        /// Never draw a progress bar (none is drawn when standard error is not a terminal).
+        #[arg(long)]
+        no_progress: bool,
+    },
+    // Later: watch, conformance, adapters.
 }
 
 fn main() -> ExitCode {
@@ -105,7 +129,14 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Translate { file, output, symbol, entry_point } => {
             let bytes = read(file.clone(), symbol)?;
             let options = dxbc_wgsl::TranslateOptions { entry_point, ..Default::default() };
-            let t = dxbc_wgsl::translate(&bytes, &options).with_context(|| file.display().to_string())?;
+            let t = match dxbc_wgsl::translate(&bytes, &options) {
+                Err(dxbc_wgsl::TranslateError::Unsupported(r)) => {
+                    // `<file>: unsupported (<reason>) at instruction N (byte offset 0x..) `op`: detail`
+                    eprintln!("{}: {r}", file.display());
+                    std::process::exit(1);
+                }
+                r => r.with_context(|| file.display().to_string())?,
+            };
             match output {
                 Some(out) => dxbc_wgsl_build::builder::write_atomic(&out, t.wgsl.as_bytes())
                     .with_context(|| format!("cannot write {}", out.display()))?,
@@ -127,6 +158,13 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Effect { file, output } => effect(file, output),
+        Command::Qualify { paths, json, tint, no_progress } => {
+            if !qualify::run(&qualify::Args { paths, json, tint, no_progress })? {
+                // The summary line stays the last line: no `error:` after it.
+                std::process::exit(1);
+            }
+            Ok(())
+        }
     }
 }
 

@@ -1,0 +1,557 @@
+//! `dxbc-wgsl qualify`: which of a project's shaders translate.
+//!
+//! Walks files and folders, finds every shader (`.dxbc`/`.cso` containers, every `BYTE name[]`
+//! array of an fxc `/Fh` header `.h`/`.inc`, every distinct shader input an effect file
+//! `*.effect.toml` references), translates each, optionally checks the WGSL with Tint, and reports
+//! per shader `qualified`, `unsupported` (a documented refusal) or `failed` (our bug, or an input
+//! that cannot be read). Blobs that are not shader programs (effect binaries, root signatures,
+//! effect expression bytecode, ...) are listed in the JSON report as `skipped-not-a-shader` and
+//! counted apart. The output is deterministic: records are sorted by path, and the parallel work
+//! is collected in input order.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{IsTerminal as _, Write as _};
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+use dxbc_wgsl::classify::{classify, BlobKind};
+use dxbc_wgsl::{TranslateError, TranslateOptions};
+use dxbc_wgsl_build::compile;
+use dxbc_wgsl_build::effect::ShaderRef;
+use dxbc_wgsl_build::Effect;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use sha2::{Digest as _, Sha256};
+
+/// What `qualify` was asked to do.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// Files and folders to walk.
+    pub paths: Vec<PathBuf>,
+    /// Where to write the JSON report.
+    pub json: Option<PathBuf>,
+    /// Also check every naga-valid module with Tint.
+    pub tint: bool,
+    /// Never draw a progress bar.
+    pub no_progress: bool,
+}
+
+/// A shader's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Translated; naga (and Tint, where it ran) accept the WGSL.
+    Qualified,
+    /// Refused for a documented reason.
+    Unsupported,
+    /// An internal error, a panic, invalid WGSL, or an input that cannot be read.
+    Failed,
+    /// Not a shader program (effect binary, root signature, effect expression, ...).
+    SkippedNotAShader,
+}
+
+/// Where and why a shader was refused.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefusalRecord {
+    /// The reason's id (`opcode_unsupported`, ...).
+    pub reason: &'static str,
+    /// Instruction index in the token stream.
+    pub instruction: Option<usize>,
+    /// Byte offset of the instruction in the container.
+    pub offset: Option<usize>,
+    /// Opcode mnemonic.
+    pub opcode: Option<&'static str>,
+    /// Details.
+    pub detail: String,
+}
+
+/// One report record.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    /// The file, with `#symbol` for a header array.
+    pub path: String,
+    /// SHA-256 of the blob's bytes (`null` when they could not be read).
+    pub sha256: Option<String>,
+    /// What the blob is (`shader`, `effect`, `root signature`, `effect expression`, `other`).
+    pub kind: Option<&'static str>,
+    /// `vertex`, `pixel`, `geometry`, `hull`, `domain` or `compute`.
+    pub stage: Option<&'static str>,
+    /// Shader model, e.g. `5_0`.
+    pub shader_model: Option<String>,
+    /// The status.
+    pub status: Status,
+    /// The refusal (`id: detail`), the error, or why the blob is skipped; `null` when qualified.
+    pub reason: Option<String>,
+    /// The refusal, structured, when unsupported.
+    pub refusal: Option<RefusalRecord>,
+    /// SHA-256 of the WGSL text, when qualified.
+    pub wgsl_sha256: Option<String>,
+    /// Tint's verdict: `true` accepted, `false` rejected, `null` not run.
+    pub tint: Option<bool>,
+}
+
+/// Totals of a run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    /// Qualified shaders.
+    pub qualified: usize,
+    /// Refused shaders.
+    pub unsupported: usize,
+    /// Failed shaders.
+    pub failed: usize,
+    /// Blobs that are not shader programs (not counted above).
+    pub skipped_not_a_shader: usize,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    translator_version: &'static str,
+    tint: bool,
+    summary: &'a Summary,
+    refusal_histogram: BTreeMap<&'static str, usize>,
+    records: &'a [Record],
+}
+
+/// Where a shader's bytes come from.
+enum Load {
+    /// A file read when the shader is processed.
+    File(PathBuf),
+    /// Bytes already read (a header array, an effect's shader input).
+    Bytes(Vec<u8>),
+    /// The input could not be read.
+    Error(String),
+}
+
+struct Input {
+    /// The file as shown in the report.
+    display: String,
+    symbol: Option<String>,
+    load: Load,
+}
+
+impl Input {
+    fn label(&self) -> String {
+        match &self.symbol {
+            Some(s) => format!("{}#{s}", self.display),
+            None => self.display.clone(),
+        }
+    }
+}
+
+/// Removes `.` and `name/..` pairs without touching the file system.
+fn lexical_clean(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FileKind {
+    Blob,
+    Header,
+    Effect,
+}
+
+fn kind_of(p: &Path) -> Option<FileKind> {
+    let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if name.ends_with(".effect.toml") {
+        return Some(FileKind::Effect);
+    }
+    match p.extension()?.to_string_lossy().to_ascii_lowercase().as_str() {
+        "dxbc" | "cso" => Some(FileKind::Blob),
+        "h" | "inc" => Some(FileKind::Header),
+        _ => None,
+    }
+}
+
+/// Every input under the given paths, deduplicated (an effect's shader that the walk also found
+/// is one record) and sorted by path. Also returns how many headers held no arrays.
+fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
+    let mut files: Vec<(PathBuf, FileKind)> = Vec::new();
+    for root in paths {
+        let meta = std::fs::metadata(root).with_context(|| format!("{}: no such file or directory", root.display()))?;
+        if meta.is_dir() {
+            for entry in walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name() {
+                let entry = entry.with_context(|| format!("walking {}", root.display()))?;
+                if entry.file_type().is_file() {
+                    if let Some(k) = kind_of(entry.path()) {
+                        files.push((entry.into_path(), k));
+                    }
+                }
+            }
+        } else {
+            // A file named explicitly: by its extension, else as a blob.
+            files.push((root.clone(), kind_of(root).unwrap_or(FileKind::Blob)));
+        }
+    }
+
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut empty_headers = 0;
+    let mut effect_refs: Vec<ShaderRef> = Vec::new();
+    for (path, kind) in files {
+        let display = path.display().to_string();
+        match kind {
+            FileKind::Blob => inputs.push(Input { display, symbol: None, load: Load::File(path) }),
+            FileKind::Header => match std::fs::read(&path) {
+                Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(format!("cannot read: {e}")) }),
+                Ok(bytes) => {
+                    let Ok(text) = String::from_utf8(bytes) else {
+                        // Not a text header: a blob with a header's extension, or binary junk.
+                        inputs.push(Input { display, symbol: None, load: Load::File(path) });
+                        continue;
+                    };
+                    match dxbc_wgsl::header::parse_header(&text) {
+                        Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(e.to_string()) }),
+                        Ok(blobs) if blobs.is_empty() => empty_headers += 1,
+                        Ok(blobs) => inputs.extend(blobs.into_iter().map(|b| Input {
+                            display: display.clone(),
+                            symbol: Some(b.symbol),
+                            load: Load::Bytes(b.bytes),
+                        })),
+                    }
+                }
+            },
+            FileKind::Effect => match effect_inputs(&path) {
+                Ok(refs) => effect_refs.extend(refs),
+                Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(e) }),
+            },
+        }
+    }
+    for r in effect_refs {
+        let display = lexical_clean(&r.path).display().to_string();
+        let load = match compile::read_shader(&r) {
+            Ok(bytes) => Load::Bytes(bytes),
+            Err(e) => Load::Error(e),
+        };
+        inputs.push(Input { display, symbol: r.symbol, load });
+    }
+
+    // One record per (file, symbol): the first occurrence (walked files come before effect inputs).
+    let mut seen = BTreeSet::new();
+    inputs.retain(|i| {
+        let key = std::fs::canonicalize(&i.display).unwrap_or_else(|_| PathBuf::from(&i.display));
+        seen.insert((key, i.symbol.clone()))
+    });
+    inputs.sort_by(|a, b| (&a.display, &a.symbol).cmp(&(&b.display, &b.symbol)));
+    Ok((inputs, empty_headers))
+}
+
+/// The distinct shader inputs an effect file references, over every permutation and pass.
+fn effect_inputs(path: &Path) -> Result<Vec<ShaderRef>, String> {
+    let first = |d: dxbc_wgsl_build::Diagnostics| d.first().map(ToString::to_string).unwrap_or_default();
+    let effect = Effect::load(path).map_err(first)?;
+    let mut refs = BTreeSet::new();
+    for values in effect.permutations() {
+        for pass in &effect.passes {
+            for rules in std::iter::once(&pass.vertex).chain(pass.pixel.as_ref()) {
+                refs.insert(effect.shader_for(rules, &values).map_err(|d| d.to_string())?);
+            }
+        }
+    }
+    Ok(refs.into_iter().collect())
+}
+
+thread_local! {
+    /// The message of the last panic on this thread (set by the hook `run` installs).
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The translation of one input, before Tint.
+struct Outcome {
+    record: Record,
+    /// The WGSL, kept for Tint when it runs.
+    wgsl: Option<String>,
+}
+
+fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
+    Record {
+        path,
+        sha256,
+        kind: None,
+        stage: None,
+        shader_model: None,
+        status: Status::Failed,
+        reason: Some(reason),
+        refusal: None,
+        wgsl_sha256: None,
+        tint: None,
+    }
+}
+
+fn process(input: &Input, keep_wgsl: bool) -> Outcome {
+    let path = input.label();
+    let bytes = match &input.load {
+        Load::File(p) => match std::fs::read(p) {
+            Ok(b) => b,
+            Err(e) => return Outcome { record: failed(path, None, format!("cannot read: {e}")), wgsl: None },
+        },
+        Load::Bytes(b) => b.clone(),
+        Load::Error(e) => return Outcome { record: failed(path, None, e.clone()), wgsl: None },
+    };
+    let sha = sha256_hex(&bytes);
+    let class = classify(&bytes);
+    let mut record = failed(path, Some(sha), String::new());
+    record.kind = Some(class.kind.name());
+    match class.kind {
+        BlobKind::ShaderProgram { stage, major, minor } => {
+            record.stage = Some(stage.name());
+            record.shader_model = Some(format!("{major}_{minor}"));
+        }
+        BlobKind::Effect { .. } | BlobKind::RootSignature { .. } | BlobKind::EffectExpression => {
+            record.status = Status::SkippedNotAShader;
+            record.reason = Some(class.reason);
+            return Outcome { record, wgsl: None };
+        }
+        BlobKind::Other => {
+            // A readable container without an SM4/SM5 program (DXIL, chunks only) and Direct3D 9
+            // bytecode are not shaders this tool reads; bytes that are neither are a failure.
+            let container = bytes.starts_with(b"DXBC")
+                && dxbc_wgsl::Container::parse(&bytes, &dxbc_wgsl::ReadOptions { verify_checksum: false }).is_ok();
+            let d3d9 = bytes.get(2..4).is_some_and(|w| w == [0xFE, 0xFF] || w == [0xFF, 0xFF]);
+            if container || d3d9 {
+                record.status = Status::SkippedNotAShader;
+                record.reason = Some(class.reason);
+            } else {
+                record.reason = Some(format!("not a shader: {}", class.reason));
+            }
+            return Outcome { record, wgsl: None };
+        }
+    }
+
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(&bytes, &TranslateOptions::default()));
+    let mut wgsl = None;
+    match result {
+        Err(payload) => {
+            let msg = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| {
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "(no message)".into())
+            });
+            record.reason = Some(format!("internal error: the translator panicked: {}", msg.replace('\n', " ")));
+        }
+        Ok(Ok(t)) => {
+            record.status = Status::Qualified;
+            record.reason = None;
+            record.wgsl_sha256 = Some(sha256_hex(t.wgsl.as_bytes()));
+            if keep_wgsl {
+                wgsl = Some(t.wgsl);
+            }
+        }
+        Ok(Err(TranslateError::Unsupported(r))) => {
+            record.status = Status::Unsupported;
+            record.reason = Some(format!("{}: {}", r.reason.id(), r.detail));
+            record.refusal = Some(RefusalRecord {
+                reason: r.reason.id(),
+                instruction: r.instruction,
+                offset: r.offset,
+                opcode: r.opcode,
+                detail: r.detail,
+            });
+        }
+        Ok(Err(e)) => record.reason = Some(e.to_string()),
+    }
+    Outcome { record, wgsl }
+}
+
+/// The records of a run, with Tint's verdicts applied when asked.
+///
+/// # Errors
+/// A missing path, or Tint that cannot run when `tint` is set.
+pub fn qualify(paths: &[PathBuf], tint: bool, progress: &ProgressBar) -> anyhow::Result<(Vec<Record>, usize)> {
+    let (inputs, empty_headers) = discover(paths)?;
+    if tint {
+        // Fail before the work, not after it.
+        dxbc_wgsl_build::tint::available()?;
+    }
+    progress.set_length(inputs.len() as u64);
+
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
+    }));
+    let outcomes: Vec<Outcome> = inputs
+        .par_iter()
+        .map(|i| {
+            let o = process(i, tint);
+            progress.inc(1);
+            o
+        })
+        .collect();
+    std::panic::set_hook(previous_hook);
+    progress.finish_and_clear();
+
+    let (mut records, wgsl): (Vec<Record>, Vec<Option<String>>) =
+        outcomes.into_iter().map(|o| (o.record, o.wgsl)).unzip();
+    if tint {
+        let checked: Vec<(usize, &str)> =
+            wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, w))).collect();
+        let codes: Vec<&str> = checked.iter().map(|(_, w)| *w).collect();
+        let verdicts = dxbc_wgsl_build::tint::check(&codes)?;
+        for (v, (i, _)) in verdicts.iter().zip(&checked) {
+            let r = &mut records[*i];
+            r.tint = Some(v.ok);
+            if !v.ok {
+                r.status = Status::Failed;
+                r.wgsl_sha256 = None;
+                r.reason =
+                    Some(format!("Tint: {}", v.first_problem().unwrap_or_else(|| "rejected without a message".into())));
+            }
+        }
+    }
+    Ok((records, empty_headers))
+}
+
+/// Totals of the records.
+pub fn summarize(records: &[Record]) -> Summary {
+    let mut s = Summary::default();
+    for r in records {
+        match r.status {
+            Status::Qualified => s.qualified += 1,
+            Status::Unsupported => s.unsupported += 1,
+            Status::Failed => s.failed += 1,
+            Status::SkippedNotAShader => s.skipped_not_a_shader += 1,
+        }
+    }
+    s
+}
+
+fn histogram(records: &[Record]) -> BTreeMap<&'static str, usize> {
+    let mut h = BTreeMap::new();
+    for r in records {
+        if let Some(refusal) = &r.refusal {
+            *h.entry(refusal.reason).or_default() += 1;
+        }
+    }
+    h
+}
+
+/// Runs `dxbc-wgsl qualify`: prints the report and returns whether no shader failed.
+///
+/// # Errors
+/// A missing path, a report that cannot be written, or Tint that cannot run.
+pub fn run(args: &Args) -> anyhow::Result<bool> {
+    if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
+        bail!("{}: no such file or directory", missing.display());
+    }
+    let progress = if args.no_progress || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template("{spinner} translating {pos}/{len} shaders [{bar:40}] {eta}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        pb
+    };
+    let (records, empty_headers) = qualify(&args.paths, args.tint, &progress)?;
+    let summary = summarize(&records);
+    let hist = histogram(&records);
+
+    if let Some(out) = &args.json {
+        let report = Report {
+            translator_version: dxbc_wgsl::TRANSLATOR_VERSION,
+            tint: args.tint,
+            summary: &summary,
+            refusal_histogram: hist.clone(),
+            records: &records,
+        };
+        let mut text = serde_json::to_string_pretty(&report)?;
+        text.push('\n');
+        dxbc_wgsl_build::builder::write_atomic(out, text.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+
+    let stdout = std::io::stdout();
+    let mut o = stdout.lock();
+    // Per stage: qualified / unsupported / failed.
+    let mut stages: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    for r in &records {
+        let slot = match r.status {
+            Status::Qualified => 0,
+            Status::Unsupported => 1,
+            Status::Failed => 2,
+            Status::SkippedNotAShader => continue,
+        };
+        stages.entry(r.stage.unwrap_or("unknown")).or_default()[slot] += 1;
+    }
+    if !stages.is_empty() {
+        writeln!(o, "{:<10} {:>9} {:>11} {:>6}", "stage", "qualified", "unsupported", "failed")?;
+        for (stage, [q, u, f]) in &stages {
+            writeln!(o, "{stage:<10} {q:>9} {u:>11} {f:>6}")?;
+        }
+    }
+    if !hist.is_empty() {
+        let mut sorted: Vec<(&str, usize)> = hist.iter().map(|(k, v)| (*k, *v)).collect();
+        sorted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        writeln!(o, "refusal reasons:")?;
+        for (id, n) in sorted {
+            writeln!(o, "  {n:>6}  {id}")?;
+        }
+    }
+    let failures: Vec<&Record> = records.iter().filter(|r| r.status == Status::Failed).collect();
+    if !failures.is_empty() {
+        writeln!(o, "failed:")?;
+        for r in failures {
+            writeln!(o, "  {}: {}", r.path, r.reason.as_deref().unwrap_or(""))?;
+        }
+    }
+    let mut notes = Vec::new();
+    if summary.skipped_not_a_shader > 0 {
+        notes.push(format!("{} non-shader blobs skipped", summary.skipped_not_a_shader));
+    }
+    if empty_headers > 0 {
+        notes.push(format!("{empty_headers} headers without BYTE arrays ignored"));
+    }
+    if !notes.is_empty() {
+        writeln!(o, "({})", notes.join("; "))?;
+    }
+    writeln!(o, "qualified: {}, unsupported: {}, failed: {}", summary.qualified, summary.unsupported, summary.failed)?;
+    o.flush()?;
+    Ok(summary.failed == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_clean_removes_dot_and_parent_pairs() {
+        assert_eq!(lexical_clean(Path::new("a/effects/../shaders/./x.dxbc")), PathBuf::from("a/shaders/x.dxbc"));
+        assert_eq!(lexical_clean(Path::new("../x/../y")), PathBuf::from("../y"));
+        assert_eq!(lexical_clean(Path::new("./")), PathBuf::from("."));
+    }
+
+    #[test]
+    fn kinds_by_name() {
+        assert!(kind_of(Path::new("a/B.effect.toml")) == Some(FileKind::Effect));
+        assert!(kind_of(Path::new("a/b.CSO")) == Some(FileKind::Blob));
+        assert!(kind_of(Path::new("a/b.inc")) == Some(FileKind::Header));
+        assert!(kind_of(Path::new("a/b.toml")).is_none());
+        assert!(kind_of(Path::new("a/b.asm")).is_none());
+    }
+}

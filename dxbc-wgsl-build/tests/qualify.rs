@@ -1,0 +1,217 @@
+//! `dxbc-wgsl qualify` and the refusal diagnostic of `dxbc-wgsl translate`: statuses, the JSON
+//! report, headers and effect files, non-shader blobs, exit status and the summary line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sha2::{Digest as _, Sha256};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dxbc-wgsl")).args(args).output().unwrap()
+}
+
+fn directxtk() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/shaders/directxtk")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A DXBC container of the given chunks, with a correct checksum.
+fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let mut out = vec![0u8; 32 + 4 * chunks.len()];
+    out[0..4].copy_from_slice(b"DXBC");
+    out[20] = 1;
+    out[28..32].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
+    for (i, (fourcc, data)) in chunks.iter().enumerate() {
+        let at = out.len() as u32;
+        out[32 + 4 * i..36 + 4 * i].copy_from_slice(&at.to_le_bytes());
+        out.extend_from_slice(*fourcc);
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+    }
+    let len = out.len() as u32;
+    out[24..28].copy_from_slice(&len.to_le_bytes());
+    dxbc_wgsl::container::fix_checksum(&mut out);
+    out
+}
+
+fn words(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// gs_4_0 with an empty body: refused as a stage WGSL lacks.
+fn geometry_shader() -> Vec<u8> {
+    container(&[(b"SHDR", words(&[0x0002_0040, 2]))])
+}
+
+/// ps_5_0: `dcl_temps 1; dmov r0.xy, r0.xyxy; ret` — refused (float64) at instruction 1.
+fn double_shader() -> Vec<u8> {
+    let program = [
+        0x50,
+        10,
+        0x0200_0068, // dcl_temps
+        1,
+        0x0500_00C7, // dmov
+        0x0010_0032, // r0.xy
+        0,
+        0x0010_0446, // r0.xyxy
+        0,
+        0x0100_003E, // ret
+    ];
+    container(&[(b"SHEX", words(&program))])
+}
+
+/// A header holding two arrays.
+fn header(arrays: &[(&str, &[u8])]) -> String {
+    let mut text = String::from("// fxc /Fh output\n");
+    for (name, bytes) in arrays {
+        text.push_str(&format!("const BYTE {name}[] =\n{{\n"));
+        for chunk in bytes.chunks(8) {
+            let items: Vec<String> = chunk.iter().map(|b| format!("{b:3}")).collect();
+            text.push_str(&format!("    {},\n", items.join(", ")));
+        }
+        text.push_str("};\n\n");
+    }
+    text
+}
+
+#[test]
+fn directxtk_in_repo_all_qualify_and_effects_add_no_duplicates() {
+    let dir = directxtk();
+    let report = tempfile::tempdir().unwrap();
+    let json = report.path().join("r.json");
+    let effects = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/effects");
+    let r = run(&[
+        "qualify",
+        "--no-progress",
+        "--json",
+        json.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        effects.to_str().unwrap(),
+    ]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&r.stderr));
+    let blobs = std::fs::read_dir(dir.join("BasicEffect")).unwrap().count()
+        + std::fs::read_dir(dir.join("DualTextureEffect")).unwrap().count();
+    assert_eq!(out.lines().last(), Some(format!("qualified: {blobs}, unsupported: 0, failed: 0").as_str()), "{out}");
+
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let records = v["records"].as_array().unwrap();
+    assert_eq!(records.len(), blobs, "each shader once, though the effect files name them too");
+    let paths: Vec<&str> = records.iter().map(|r| r["path"].as_str().unwrap()).collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted, "records in path order");
+    for r in records {
+        assert_eq!(r["status"], "qualified", "{r}");
+        assert!(r["reason"].is_null() && r["refusal"].is_null() && r["tint"].is_null(), "{r}");
+        let bytes = std::fs::read(r["path"].as_str().unwrap()).unwrap();
+        assert_eq!(r["sha256"].as_str().unwrap(), hex::encode(Sha256::digest(&bytes)));
+        assert_eq!(r["shader_model"], "4_0");
+        let wgsl = dxbc_wgsl::translate(&bytes, &Default::default()).unwrap().wgsl;
+        assert_eq!(r["wgsl_sha256"].as_str().unwrap(), hex::encode(Sha256::digest(wgsl.as_bytes())));
+    }
+    let stage =
+        |name: &str| records.iter().find(|r| r["path"].as_str().unwrap().ends_with(name)).unwrap()["stage"].clone();
+    assert_eq!(stage("BasicEffect_VSBasic.dxbc"), "vertex");
+    assert_eq!(stage("BasicEffect_PSBasic.dxbc"), "pixel");
+}
+
+#[test]
+fn statuses_headers_non_shaders_and_exit_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let vs = std::fs::read(directxtk().join("BasicEffect/BasicEffect_VSBasic.dxbc")).unwrap();
+    let ps = std::fs::read(directxtk().join("BasicEffect/BasicEffect_PSBasic.dxbc")).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::write(dir.path().join("sub/shaders.h"), header(&[("g_VS", &vs), ("g_PS", &ps)])).unwrap();
+    std::fs::write(dir.path().join("sub/plain.h"), "int x;\n").unwrap();
+    std::fs::write(dir.path().join("gs.cso"), geometry_shader()).unwrap();
+    std::fs::write(dir.path().join("double.dxbc"), double_shader()).unwrap();
+    std::fs::write(dir.path().join("rootsig.dxbc"), container(&[(b"RTS0", words(&[2, 0, 0, 0, 0, 0]))])).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a shader, not looked at").unwrap();
+    let json = dir.path().join("report.json");
+
+    let r = run(&["qualify", "--json", json.to_str().unwrap(), dir.path().to_str().unwrap()]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(0), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"qualified: 2, unsupported: 2, failed: 0"), "{out}");
+    assert!(lines.contains(&"(1 non-shader blobs skipped; 1 headers without BYTE arrays ignored)"), "{out}");
+    assert!(out.contains("1  stage_unsupported") && out.contains("1  float64"), "{out}");
+
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["summary"]["skipped_not_a_shader"], 1);
+    assert_eq!(v["refusal_histogram"]["float64"], 1);
+    let records = v["records"].as_array().unwrap();
+    let find = |suffix: &str| {
+        records.iter().find(|r| r["path"].as_str().unwrap().ends_with(suffix)).unwrap_or_else(|| panic!("{suffix}"))
+    };
+    assert_eq!(records.len(), 5);
+
+    let d = find("double.dxbc");
+    assert_eq!(d["status"], "unsupported");
+    assert_eq!(d["stage"], "pixel");
+    assert_eq!(d["shader_model"], "5_0");
+    assert_eq!(d["refusal"]["reason"], "float64");
+    assert_eq!(d["refusal"]["instruction"], 1);
+    assert_eq!(d["refusal"]["opcode"], "dmov");
+    assert_eq!(d["refusal"]["offset"], 0x2c + 16, "SHEX data starts at 0x2c; dmov is its fifth word");
+    assert!(d["reason"].as_str().unwrap().starts_with("float64: "), "{d}");
+    assert!(d["wgsl_sha256"].is_null());
+
+    let g = find("gs.cso");
+    assert_eq!((g["status"].as_str(), g["stage"].as_str()), (Some("unsupported"), Some("geometry")));
+    assert_eq!(g["refusal"]["reason"], "stage_unsupported");
+
+    let vs_rec = find("shaders.h#g_VS");
+    assert_eq!((vs_rec["status"].as_str(), vs_rec["stage"].as_str()), (Some("qualified"), Some("vertex")));
+    assert_eq!(vs_rec["sha256"].as_str().unwrap(), hex::encode(Sha256::digest(&vs)));
+    assert_eq!(find("shaders.h#g_PS")["stage"], "pixel");
+
+    let rs = find("rootsig.dxbc");
+    assert_eq!(rs["status"], "skipped-not-a-shader");
+    assert_eq!(rs["kind"], "root signature");
+
+    // An unreadable container is a failure: exit status 1, the summary stays the last line.
+    std::fs::write(dir.path().join("junk.dxbc"), b"DXBC and then nothing sensible").unwrap();
+    let r = run(&["qualify", dir.path().to_str().unwrap()]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(1), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 2, unsupported: 2, failed: 1"), "{out}");
+    assert!(out.contains("junk.dxbc: not a shader: unreadable DXBC container"), "{out}");
+    assert!(r.stderr.is_empty(), "no progress bar off a terminal: {}", String::from_utf8_lossy(&r.stderr));
+}
+
+#[test]
+fn deterministic_report_and_missing_path() {
+    let dir = directxtk();
+    let t = tempfile::tempdir().unwrap();
+    let (a, b) = (t.path().join("a.json"), t.path().join("b.json"));
+    for out in [&a, &b] {
+        let r = run(&["qualify", "--json", out.to_str().unwrap(), dir.to_str().unwrap()]);
+        assert!(r.status.success());
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+
+    let r = run(&["qualify", dir.to_str().unwrap(), "no/such/folder"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(err.trim_end(), "error: no/such/folder: no such file or directory");
+    assert!(r.stdout.is_empty(), "nothing is translated when a path is missing");
+}
+
+#[test]
+fn translate_prints_the_refusal_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("double.dxbc");
+    std::fs::write(&path, double_shader()).unwrap();
+    let r = run(&["translate", path.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(r.stdout.is_empty());
+    let err = String::from_utf8_lossy(&r.stderr);
+    let expected = format!("{}: unsupported (float64) at instruction 1 (byte offset 0x3c) `dmov`: ", path.display());
+    assert!(err.starts_with(&expected), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
