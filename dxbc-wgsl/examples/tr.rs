@@ -16,7 +16,15 @@ fn main() {
         let b = std::fs::read(&p).unwrap();
         let Ok(sh) = dxbc_wgsl::Shader::parse(&b, &Default::default()) else { continue };
         let _ = sh;
-        match dxbc_wgsl::translate(&b, &Default::default()) {
+        let mut opts = dxbc_wgsl::TranslateOptions::default();
+        if let Ok(f) = std::env::var("TYPED_UAV") {
+            let f = dxbc_wgsl::TexelFormat::parse(&f).expect("format");
+            opts.typed_uav_formats = (0..8).map(|s| (s, f)).collect();
+        }
+        if std::env::var("TYPED_BUF").is_ok() {
+            opts.typed_buffer_formats = (0..8).map(|s| (s, dxbc_wgsl::TypedBufferFormat::Float32(4))).collect();
+        }
+        match dxbc_wgsl::translate(&b, &opts) {
             Ok(t) => {
                 q += 1;
                 if verbose {

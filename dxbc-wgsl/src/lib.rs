@@ -47,6 +47,136 @@ pub struct TranslateOptions {
     pub entry_point: Option<String>,
     /// Formats of typed `Buffer` SRVs by slot (`t#`), which the bytecode does not carry.
     pub typed_buffer_formats: Vec<(u32, TypedBufferFormat)>,
+    /// Formats of typed UAVs by slot (`u#`: `RWTexture*` and `RWBuffer`), which the bytecode
+    /// does not carry either.
+    pub typed_uav_formats: Vec<(u32, TexelFormat)>,
+}
+
+/// A texel format for a typed UAV, named as WGSL names storage texel formats.
+///
+/// `RWBuffer` UAVs support the 32-bit formats (`r32*`, `rg32*`, `rgba32*`), which are emulated
+/// on a storage buffer of words; `RWTexture*` UAVs become WGSL storage textures of the format.
+/// WebGPU's core allows `read_write` storage textures only for `r32float`, `r32uint` and
+/// `r32sint`: a UAV the shader also reads must use one of those.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum TexelFormat {
+    R32Float,
+    R32Uint,
+    R32Sint,
+    Rg32Float,
+    Rg32Uint,
+    Rg32Sint,
+    Rgba32Float,
+    Rgba32Uint,
+    Rgba32Sint,
+    Rgba16Float,
+    Rgba16Uint,
+    Rgba16Sint,
+    Rgba8Unorm,
+    Rgba8Snorm,
+    Rgba8Uint,
+    Rgba8Sint,
+    Bgra8Unorm,
+}
+
+impl TexelFormat {
+    /// The scalar kind shaders see.
+    pub fn scalar(self) -> ScalarKind {
+        use TexelFormat::*;
+        match self {
+            R32Uint | Rg32Uint | Rgba32Uint | Rgba16Uint | Rgba8Uint => ScalarKind::Uint,
+            R32Sint | Rg32Sint | Rgba32Sint | Rgba16Sint | Rgba8Sint => ScalarKind::Sint,
+            _ => ScalarKind::Float,
+        }
+    }
+    /// Components per texel.
+    pub fn components(self) -> u8 {
+        use TexelFormat::*;
+        match self {
+            R32Float | R32Uint | R32Sint => 1,
+            Rg32Float | Rg32Uint | Rg32Sint => 2,
+            _ => 4,
+        }
+    }
+    /// Whether every component is one 32-bit word (usable for typed buffers).
+    pub fn is_32bit(self) -> bool {
+        use TexelFormat::*;
+        matches!(
+            self,
+            R32Float | R32Uint | R32Sint | Rg32Float | Rg32Uint | Rg32Sint | Rgba32Float | Rgba32Uint | Rgba32Sint
+        )
+    }
+    /// WGSL's name (`rgba8unorm`, ...).
+    pub fn wgsl_name(self) -> &'static str {
+        use TexelFormat::*;
+        match self {
+            R32Float => "r32float",
+            R32Uint => "r32uint",
+            R32Sint => "r32sint",
+            Rg32Float => "rg32float",
+            Rg32Uint => "rg32uint",
+            Rg32Sint => "rg32sint",
+            Rgba32Float => "rgba32float",
+            Rgba32Uint => "rgba32uint",
+            Rgba32Sint => "rgba32sint",
+            Rgba16Float => "rgba16float",
+            Rgba16Uint => "rgba16uint",
+            Rgba16Sint => "rgba16sint",
+            Rgba8Unorm => "rgba8unorm",
+            Rgba8Snorm => "rgba8snorm",
+            Rgba8Uint => "rgba8uint",
+            Rgba8Sint => "rgba8sint",
+            Bgra8Unorm => "bgra8unorm",
+        }
+    }
+    /// Parses WGSL's name or a DXGI name (`R32G32B32A32_FLOAT`, `DXGI_FORMAT_R8G8B8A8_UNORM`).
+    pub fn parse(s: &str) -> Option<Self> {
+        use TexelFormat::*;
+        let all = [
+            R32Float,
+            R32Uint,
+            R32Sint,
+            Rg32Float,
+            Rg32Uint,
+            Rg32Sint,
+            Rgba32Float,
+            Rgba32Uint,
+            Rgba32Sint,
+            Rgba16Float,
+            Rgba16Uint,
+            Rgba16Sint,
+            Rgba8Unorm,
+            Rgba8Snorm,
+            Rgba8Uint,
+            Rgba8Sint,
+            Bgra8Unorm,
+        ];
+        if let Some(f) = all.iter().find(|f| f.wgsl_name() == s) {
+            return Some(*f);
+        }
+        let d = s.trim_start_matches("DXGI_FORMAT_").to_ascii_uppercase();
+        Some(match d.as_str() {
+            "R32_FLOAT" => R32Float,
+            "R32_UINT" => R32Uint,
+            "R32_SINT" => R32Sint,
+            "R32G32_FLOAT" => Rg32Float,
+            "R32G32_UINT" => Rg32Uint,
+            "R32G32_SINT" => Rg32Sint,
+            "R32G32B32A32_FLOAT" => Rgba32Float,
+            "R32G32B32A32_UINT" => Rgba32Uint,
+            "R32G32B32A32_SINT" => Rgba32Sint,
+            "R16G16B16A16_FLOAT" => Rgba16Float,
+            "R16G16B16A16_UINT" => Rgba16Uint,
+            "R16G16B16A16_SINT" => Rgba16Sint,
+            "R8G8B8A8_UNORM" => Rgba8Unorm,
+            "R8G8B8A8_SNORM" => Rgba8Snorm,
+            "R8G8B8A8_UINT" => Rgba8Uint,
+            "R8G8B8A8_SINT" => Rgba8Sint,
+            "B8G8R8A8_UNORM" => Bgra8Unorm,
+            _ => return None,
+        })
+    }
 }
 
 /// The element format of a typed buffer view, as the application binds it.

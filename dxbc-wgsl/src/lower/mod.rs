@@ -76,6 +76,25 @@ pub(crate) struct Buf {
     pub atomic: bool,
 }
 
+/// A typed buffer (SRV or UAV) emulated on a storage buffer of words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TypedBuf {
+    pub expr: Handle<Expression>,
+    pub kind: ScalarKind,
+    /// Words per element.
+    pub components: u32,
+}
+
+/// A typed UAV texture.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StorageTex {
+    pub expr: Handle<Expression>,
+    pub arrayed: bool,
+    /// Coordinate components without the array layer.
+    pub coords: usize,
+    pub kind: ScalarKind,
+}
+
 /// The lowering context.
 pub(crate) struct Cx<'a, 'p> {
     pub m: &'a Module<'p>,
@@ -93,6 +112,10 @@ pub(crate) struct Cx<'a, 'p> {
     pub icb: Option<(Handle<Expression>, u32, Storage)>,
     pub samplers: HashMap<(u32, bool), Handle<Expression>>,
     pub textures: HashMap<u32, Tex>,
+    /// Typed buffers by (is UAV, id).
+    pub typed_buffers: HashMap<(bool, u32), TypedBuf>,
+    /// Typed UAV textures by id.
+    pub storage_textures: HashMap<u32, StorageTex>,
     /// Raw/structured buffers by (is UAV, id).
     pub buffers: HashMap<(bool, u32), Buf>,
     /// Output struct type and, per member, the local it is read from.
@@ -138,6 +161,14 @@ fn kind_of(ct: ComponentType) -> ScalarKind {
         ComponentType::Uint32 => ScalarKind::Uint,
         ComponentType::Sint32 => ScalarKind::Sint,
         _ => ScalarKind::Float,
+    }
+}
+
+fn naga_kind(k: IfScalar) -> ScalarKind {
+    match k {
+        IfScalar::Uint => ScalarKind::Uint,
+        IfScalar::Sint => ScalarKind::Sint,
+        IfScalar::Float => ScalarKind::Float,
     }
 }
 
@@ -202,6 +233,8 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         samplers: HashMap::new(),
         textures: HashMap::new(),
         buffers: HashMap::new(),
+        typed_buffers: HashMap::new(),
+        storage_textures: HashMap::new(),
         out_struct: None,
         bindings: Vec::new(),
         cf_depth: 0,
@@ -449,13 +482,13 @@ impl Cx<'_, '_> {
                 self.declare_buffer(r, atomic_uavs.contains(&r.id))?;
                 continue;
             }
+            if let ResourceShape::Typed { dim: 1, ret, .. } = r.shape {
+                self.declare_typed_buffer(r, ret, options)?;
+                continue;
+            }
             if r.uav {
-                return Err(refuse_decl(
-                    m,
-                    r.at,
-                    RefusalReason::TypedUavFormatUnknown,
-                    format!("typed UAV u{}: WGSL storage textures need the view's texel format, which the bytecode does not carry", r.id),
-                ));
+                self.declare_storage_texture(r, options)?;
+                continue;
             }
             let ResourceShape::Typed { dim, ret, .. } = r.shape else {
                 unreachable!("raw and structured handled above")
@@ -469,15 +502,6 @@ impl Cx<'_, '_> {
                 7 => (ImageDimension::D1, true, false, 1),
                 8 => (ImageDimension::D2, true, false, 2),
                 10 => (ImageDimension::Cube, true, false, 3),
-                1 => {
-                    let _ = &options.typed_buffer_formats;
-                    return Err(refuse_decl(
-                        m,
-                        r.at,
-                        RefusalReason::TypedBufferFormatUnknown,
-                        format!("typed Buffer SRV t{}: its view format is not in the bytecode", r.id),
-                    ));
-                }
                 9 => {
                     return Err(refuse_decl(
                         m,
@@ -651,6 +675,193 @@ impl Cx<'_, '_> {
             if r.uav { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::LOAD };
         let e = self.global(name, AddressSpace::Storage { access }, arr, Some(gb));
         self.buffers.insert((r.uav, r.id), Buf { expr: e, stride, atomic });
+        Ok(())
+    }
+
+    /// A typed `Buffer`/`RWBuffer`: a storage buffer of words, `components` words per element,
+    /// with the element format the caller supplied.
+    fn declare_typed_buffer(
+        &mut self,
+        r: &crate::ir::ResourceDecl,
+        ret: [u8; 4],
+        options: &TranslateOptions,
+    ) -> Result<(), TranslateError> {
+        let m = self.m;
+        let (kind, components) = if r.uav {
+            let f = options.typed_uav_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1).ok_or_else(|| {
+                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer u{}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", r.id))
+            })?;
+            if !f.is_32bit() {
+                return Err(refuse_decl(
+                    m,
+                    r.at,
+                    RefusalReason::ResourceUnsupported,
+                    format!(
+                        "typed RWBuffer u{} of format {}: only 32-bit-per-component formats are emulated",
+                        r.id,
+                        f.wgsl_name()
+                    ),
+                ));
+            }
+            (naga_kind(f.scalar()), f.components())
+        } else {
+            let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1).ok_or_else(|| {
+                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV t{}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", r.id))
+            })?;
+            match f {
+                crate::TypedBufferFormat::Float32(n) => (ScalarKind::Float, n),
+                crate::TypedBufferFormat::Uint32(n) => (ScalarKind::Uint, n),
+                crate::TypedBufferFormat::Sint32(n) => (ScalarKind::Sint, n),
+            }
+        };
+        if !(1..=4).contains(&components) {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::ResourceUnsupported,
+                "typed buffer element of more than 4 components",
+            ));
+        }
+        let declared = match ret[0] {
+            3 => ScalarKind::Sint,
+            4 => ScalarKind::Uint,
+            _ => ScalarKind::Float,
+        };
+        if declared != kind {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::ResourceUnsupported,
+                "the supplied view format's scalar type differs from the declared return type",
+            ));
+        }
+        if r.uav && m.version.stage == ShaderStage::Vertex {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::WebGpuLimitation,
+                "WebGPU vertex shaders cannot write storage buffers",
+            ));
+        }
+        let word = self.ty(ScalarKind::Uint, 1);
+        let arr = self.module.types.insert(
+            Type { name: None, inner: TypeInner::Array { base: word, size: naga::ArraySize::Dynamic, stride: 4 } },
+            Span::UNDEFINED,
+        );
+        let (class, name) = if r.uav {
+            (BindingClass::UnorderedAccess, format!("u{}", r.id))
+        } else {
+            (BindingClass::ShaderResource, format!("t{}", r.id))
+        };
+        let gb = self.bind(r.at, class, r.slot, r.space, ResourceKind::StorageBuffer { read_only: !r.uav }, &name)?;
+        let access =
+            if r.uav { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::LOAD };
+        let e = self.global(name, AddressSpace::Storage { access }, arr, Some(gb));
+        self.typed_buffers.insert((r.uav, r.id), TypedBuf { expr: e, kind, components: components as u32 });
+        Ok(())
+    }
+
+    /// A typed UAV texture: a WGSL storage texture of the caller-supplied format; `read_write`
+    /// when the shader loads from it, else write-only.
+    fn declare_storage_texture(
+        &mut self,
+        r: &crate::ir::ResourceDecl,
+        options: &TranslateOptions,
+    ) -> Result<(), TranslateError> {
+        let m = self.m;
+        let ResourceShape::Typed { dim, ret, .. } = r.shape else { unreachable!("typed") };
+        if m.version.stage == ShaderStage::Vertex {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::WebGpuLimitation,
+                "WebGPU vertex shaders cannot write storage textures",
+            ));
+        }
+        let f = options.typed_uav_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1).ok_or_else(|| {
+            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV u{}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", r.id))
+        })?;
+        let declared = match ret[0] {
+            3 => ScalarKind::Sint,
+            4 => ScalarKind::Uint,
+            _ => ScalarKind::Float,
+        };
+        if declared != naga_kind(f.scalar()) {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::ResourceUnsupported,
+                "the supplied UAV format's scalar type differs from the declared return type",
+            ));
+        }
+        let (idim, arrayed, coords) = match dim {
+            2 => (ImageDimension::D1, false, 1),
+            3 => (ImageDimension::D2, false, 2),
+            5 => (ImageDimension::D3, false, 3),
+            8 => (ImageDimension::D2, true, 2),
+            other => {
+                return Err(refuse_decl(
+                    m,
+                    r.at,
+                    RefusalReason::WebGpuLimitation,
+                    format!("UAV of resource dimension {other} (WebGPU storage textures are 1D, 2D, 2D-array or 3D)"),
+                ))
+            }
+        };
+        let loaded = m.program.instructions.iter().any(|ins| {
+            ins.opcode == Opcode::LD_UAV_TYPED
+                && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == r.id)
+        });
+        if loaded
+            && !matches!(f, crate::TexelFormat::R32Float | crate::TexelFormat::R32Uint | crate::TexelFormat::R32Sint)
+        {
+            return Err(refuse_decl(m, r.at, RefusalReason::WebGpuLimitation, format!("u{} is read and written, but WebGPU allows read_write storage textures only for r32float/r32uint/r32sint (format {})", r.id, f.wgsl_name())));
+        }
+        let format = match f {
+            crate::TexelFormat::R32Float => naga::StorageFormat::R32Float,
+            crate::TexelFormat::R32Uint => naga::StorageFormat::R32Uint,
+            crate::TexelFormat::R32Sint => naga::StorageFormat::R32Sint,
+            crate::TexelFormat::Rg32Float => naga::StorageFormat::Rg32Float,
+            crate::TexelFormat::Rg32Uint => naga::StorageFormat::Rg32Uint,
+            crate::TexelFormat::Rg32Sint => naga::StorageFormat::Rg32Sint,
+            crate::TexelFormat::Rgba32Float => naga::StorageFormat::Rgba32Float,
+            crate::TexelFormat::Rgba32Uint => naga::StorageFormat::Rgba32Uint,
+            crate::TexelFormat::Rgba32Sint => naga::StorageFormat::Rgba32Sint,
+            crate::TexelFormat::Rgba16Float => naga::StorageFormat::Rgba16Float,
+            crate::TexelFormat::Rgba16Uint => naga::StorageFormat::Rgba16Uint,
+            crate::TexelFormat::Rgba16Sint => naga::StorageFormat::Rgba16Sint,
+            crate::TexelFormat::Rgba8Unorm => naga::StorageFormat::Rgba8Unorm,
+            crate::TexelFormat::Rgba8Snorm => naga::StorageFormat::Rgba8Snorm,
+            crate::TexelFormat::Rgba8Uint => naga::StorageFormat::Rgba8Uint,
+            crate::TexelFormat::Rgba8Sint => naga::StorageFormat::Rgba8Sint,
+            crate::TexelFormat::Bgra8Unorm => naga::StorageFormat::Bgra8Unorm,
+        };
+        let access =
+            if loaded { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::STORE };
+        let ty = self.module.types.insert(
+            Type {
+                name: None,
+                inner: TypeInner::Image { dim: idim, arrayed, class: ImageClass::Storage { format, access } },
+            },
+            Span::UNDEFINED,
+        );
+        let dim_name = match (idim, arrayed) {
+            (ImageDimension::D1, _) => "1d",
+            (ImageDimension::D2, false) => "2d",
+            (ImageDimension::D2, true) => "2d_array",
+            _ => "3d",
+        };
+        let name = format!("u{}", r.id);
+        let gb = self.bind(
+            r.at,
+            BindingClass::UnorderedAccess,
+            r.slot,
+            r.space,
+            ResourceKind::StorageTexture { dimension: dim_name, format: f.wgsl_name() },
+            &name,
+        )?;
+        let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
+        self.storage_textures.insert(r.id, StorageTex { expr: e, arrayed, coords, kind: naga_kind(f.scalar()) });
         Ok(())
     }
 

@@ -943,6 +943,8 @@ impl Cx<'_, '_> {
             Opcode::LD_RAW | Opcode::LD_STRUCTURED => self.buffer_load(i)?,
             Opcode::STORE_RAW | Opcode::STORE_STRUCTURED => self.buffer_store(i)?,
             Opcode::BUFINFO => self.buffer_info(i)?,
+            Opcode::LD_UAV_TYPED => self.uav_typed_load(i)?,
+            Opcode::STORE_UAV_TYPED => self.uav_typed_store(i)?,
             op if (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&op.0) => self.atomic(i)?,
             Opcode::RESINFO => self.resinfo(i)?,
             _ => {
@@ -1197,6 +1199,11 @@ impl Cx<'_, '_> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
+        if ins.opcode == Opcode::LD && ops[2].ty == OperandType::Resource {
+            if let Some(tb) = self.typed_buffers.get(&(false, ops[2].reg())).copied() {
+                return self.typed_buffer_load(i, tb, &ops[1], &ops[2]);
+            }
+        }
         let tex = self.texture(i, &ops[2])?;
         let ms = ins.opcode == Opcode::LD_MS;
         if tex.depth || tex.dim == ImageDimension::Cube || ms != tex.multi {
@@ -1505,11 +1512,150 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
+    /// Element `index` of a typed buffer as a `vec4<u32>` of raw words: components past the
+    /// format's count read as D3D's defaults (0, and 1 in `.w`); an element past the end reads 0.
+    fn typed_element(&mut self, tb: super::TypedBuf, index: E) -> E {
+        let words = self.b.expr(Expression::ArrayLength(tb.expr));
+        let n = self.b.u32(tb.components);
+        let count = self.b.bin(B::Divide, words, n);
+        let ok = self.b.bin(B::Less, index, count);
+        let base = self.b.bin(B::Multiply, index, n);
+        let one_bits = if tb.kind == F { 1.0f32.to_bits() } else { 1 };
+        let mut parts = Vec::new();
+        for c in 0..4u32 {
+            if c < tb.components {
+                let cc = self.b.u32(c);
+                let w = self.b.bin(B::Add, base, cc);
+                let p = self.b.expr(Expression::Access { base: tb.expr, index: w });
+                parts.push(self.b.load(p));
+            } else {
+                parts.push(self.b.u32(if c == 3 { one_bits } else { 0 }));
+            }
+        }
+        let ty = self.ty(U, 4);
+        let v = self.b.compose(ty, parts);
+        let z = self.b.expr(Expression::ZeroValue(ty));
+        self.b.select(ok, v, z)
+    }
+
+    /// `ld` from a typed `Buffer` SRV (element index in `.x`).
+    fn typed_buffer_load(&mut self, i: usize, tb: super::TypedBuf, addr: &Operand, res: &Operand) -> R<()> {
+        let dst = &self.m.ins(i).operands[0];
+        let lanes = mask_lanes(dst.select.mask());
+        let index = self.read(i, addr, &[0], U)?;
+        let v = self.typed_element(tb, index);
+        let r = self.result_swizzle(v, res, &lanes);
+        let r = if tb.kind != U { self.b.bitcast(r, tb.kind) } else { r };
+        self.write(i, dst, &lanes, r, tb.kind, false)
+    }
+
+    /// `ld_uav_typed`: from a typed `RWBuffer` (words) or a `read_write` storage texture; zero
+    /// out of bounds.
+    fn uav_typed_load(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let id = ops[2].reg();
+        if let Some(tb) = self.typed_buffers.get(&(true, id)).copied() {
+            return self.typed_buffer_load(i, tb, &ops[1], &ops[2]);
+        }
+        let st = *self.storage_textures.get(&id).ok_or_else(|| {
+            refuse_at(self, i, RefusalReason::OperandUnsupported, format!("u{id} is not a typed UAV"))
+        })?;
+        let (coord, layer, ok) = self.storage_coords(i, &st, &ops[1])?;
+        let v = self.b.expr(Expression::ImageLoad {
+            image: st.expr,
+            coordinate: coord,
+            array_index: layer,
+            sample: None,
+            level: None,
+        });
+        let ty = self.ty(st.kind, 4);
+        let z = self.b.expr(Expression::ZeroValue(ty));
+        let v = self.b.select(ok, v, z);
+        let r = self.result_swizzle(v, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, st.kind, false)
+    }
+
+    /// Clamped coordinates, layer and the in-bounds test of a storage-texture access.
+    fn storage_coords(&mut self, i: usize, st: &super::StorageTex, addr: &Operand) -> R<(E, Option<E>, E)> {
+        let comps: Vec<u8> = (0..st.coords as u8).collect();
+        let c = self.read(i, addr, &comps, U)?;
+        let size =
+            self.b.expr(Expression::ImageQuery { image: st.expr, query: naga::ImageQuery::Size { level: None } });
+        let inside = self.b.bin(B::Less, c, size);
+        let mut ok = if st.coords == 1 {
+            inside
+        } else {
+            self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: inside })
+        };
+        let one = self.b.u32(1);
+        let ones = self.b.splat(one, st.coords);
+        let max_c = self.b.bin(B::Subtract, size, ones);
+        let safe = self.b.math(M::Min, &[c, max_c]);
+        let layer = if st.arrayed {
+            let l = self.read(i, addr, &[st.coords as u8], U)?;
+            let layers = self.b.expr(Expression::ImageQuery { image: st.expr, query: naga::ImageQuery::NumLayers });
+            let lok = self.b.bin(B::Less, l, layers);
+            ok = self.b.bin(B::LogicalAnd, ok, lok);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, layers, one);
+            Some(self.b.math(M::Min, &[l, last]))
+        } else {
+            None
+        };
+        Ok((safe, layer, ok))
+    }
+
+    /// `store_uav_typed`: every component of the format; dropped out of bounds.
+    fn uav_typed_store(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let id = ops[0].reg();
+        if let Some(tb) = self.typed_buffers.get(&(true, id)).copied() {
+            let index = self.read(i, &ops[1], &[0], U)?;
+            let vals: Vec<E> = (0..tb.components as u8).map(|c| self.read(i, &ops[2], &[c], U)).collect::<R<_>>()?;
+            let words = self.b.expr(Expression::ArrayLength(tb.expr));
+            let n = self.b.u32(tb.components);
+            let count = self.b.bin(B::Divide, words, n);
+            let ok = self.b.bin(B::Less, index, count);
+            self.b.open();
+            let base = self.b.bin(B::Multiply, index, n);
+            for (c, v) in vals.into_iter().enumerate() {
+                let cc = self.b.u32(c as u32);
+                let w = self.b.bin(B::Add, base, cc);
+                let p = self.b.expr(Expression::Access { base: tb.expr, index: w });
+                self.b.store(p, v);
+            }
+            let accept = self.b.close();
+            self.b.stmt(Statement::If { condition: ok, accept, reject: naga::Block::new() });
+            return Ok(());
+        }
+        let st = *self.storage_textures.get(&id).ok_or_else(|| {
+            refuse_at(self, i, RefusalReason::OperandUnsupported, format!("u{id} is not a typed UAV"))
+        })?;
+        let (coord, layer, ok) = self.storage_coords(i, &st, &ops[1])?;
+        let value = self.read(i, &ops[2], &[0, 1, 2, 3], st.kind)?;
+        self.b.open();
+        self.b.stmt(Statement::ImageStore { image: st.expr, coordinate: coord, array_index: layer, value });
+        let accept = self.b.close();
+        self.b.stmt(Statement::If { condition: ok, accept, reject: naga::Block::new() });
+        Ok(())
+    }
+
     /// `bufinfo`: byte size of a raw buffer, element count of a structured one, in every lane.
     fn buffer_info(&mut self, i: usize) -> R<()> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
+        let uav = ops[1].ty == OperandType::UnorderedAccessView;
+        if let Some(tb) = self.typed_buffers.get(&(uav, ops[1].reg())).copied() {
+            let words = self.b.expr(Expression::ArrayLength(tb.expr));
+            let n = self.b.u32(tb.components);
+            let count = self.b.bin(B::Divide, words, n);
+            let v = self.b.splat(count, lanes.len());
+            return self.write(i, &ops[0], &lanes, v, U, false);
+        }
         let buf = self.buffer(i, &ops[1])?;
         let words = self.buffer_words(&buf);
         let four = self.b.u32(4);
