@@ -15,6 +15,8 @@
 pub mod builder;
 pub mod codegen;
 pub mod compile;
+#[cfg(feature = "gpu")]
+pub mod conformance;
 pub mod diag;
 pub mod effect;
 pub mod stage;

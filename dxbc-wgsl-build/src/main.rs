@@ -6,6 +6,8 @@
 //! - `qualify [--json REPORT] [--tint] [--no-progress] PATH...`: translate every shader found
 //!   under files and folders; a histogram of refusal reasons and `qualified: N, unsupported: M,
 //!   failed: K` (exit 1 when K > 0). See `docs/qualify.md`.
+//! - `conformance [--json REPORT] PATH...` (feature `gpu`): run translated shaders on a GPU
+//!   against D3D's test suites; ends with `passed: N, failed: M, skipped: K`.
 //! - `effect FILE [-o OUT.rs]`: validate an effect file, translate its shaders, print its
 //!   permutations and what the generated code holds.
 //!
@@ -91,7 +93,19 @@ enum Command {
         #[arg(long)]
         no_progress: bool,
     },
-    // Later: watch, conformance, adapters.
+    /// Run translated shaders on a GPU and compare with D3D's test suites (needs the `gpu` feature).
+    ///
+    /// PATH: the corpus root, folders, `expected.jsonl` tables or `test.json` replays. Ends with
+    /// `passed: N, failed: M, skipped: K`; exit status 1 when M > 0. See `docs/conformance.md`.
+    Conformance {
+        /// Files and folders holding the cases.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write a JSON report (one record per table row or probe) here.
+        #[arg(long, value_name = "REPORT")]
+        json: Option<PathBuf>,
+    },
+    // Later: watch, adapters.
 }
 
 fn main() -> ExitCode {
@@ -158,6 +172,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Effect { file, output } => effect(file, output),
+        Command::Conformance { paths, json } => conformance(paths, json),
         Command::Qualify { paths, json, tint, no_progress } => {
             if !qualify::run(&qualify::Args { paths, json, tint, no_progress })? {
                 // The summary line stays the last line: no `error:` after it.
@@ -166,6 +181,20 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+#[cfg(feature = "gpu")]
+fn conformance(paths: Vec<PathBuf>, json: Option<PathBuf>) -> anyhow::Result<()> {
+    if !dxbc_wgsl_build::conformance::cli(&paths, json.as_deref())? {
+        // The summary line stays the last line: no `error:` after it.
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn conformance(_paths: Vec<PathBuf>, _json: Option<PathBuf>) -> anyhow::Result<()> {
+    bail!("this dxbc-wgsl was built without the `gpu` feature: cargo install/build with `--features gpu`")
 }
 
 fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {

@@ -1,0 +1,483 @@
+//! Pipelines and draws of translated shaders, bound by the translator's binding plan.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use dxbc_wgsl::bindings::{ResourceBinding, ResourceKind, TextureSample};
+use dxbc_wgsl::{ShaderStage, Translation};
+
+use super::gpu::{one_line, Device};
+use super::report::SkipReason;
+
+/// A stage program: translated WGSL (or our own pass-through vertex shader) and its interface.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The WGSL module.
+    pub wgsl: String,
+    /// Entry point name.
+    pub entry: String,
+    /// Pipeline stage.
+    pub stage: ShaderStage,
+    /// Resources it binds (group 0 for vertex, 1 for pixel).
+    pub bindings: Vec<ResourceBinding>,
+    /// The translation it came from (`None` for our hand-written vertex shaders).
+    pub translation: Option<Translation>,
+}
+
+impl Program {
+    /// A translated shader.
+    pub fn from_translation(t: Translation) -> Self {
+        Self {
+            wgsl: t.wgsl.clone(),
+            entry: t.entry_point.clone(),
+            stage: t.stage,
+            bindings: t.bindings.clone(),
+            translation: Some(t),
+        }
+    }
+
+    /// Declared size in bytes of constant buffer `b{slot}` (space 0), if the shader declares it.
+    pub fn cbuffer_size(&self, slot: u32) -> Option<u32> {
+        self.bindings.iter().find_map(|b| match b.kind {
+            ResourceKind::UniformBuffer { size_bytes } if b.register.slot == slot && b.register.space == 0 => {
+                Some(size_bytes)
+            }
+            _ => None,
+        })
+    }
+
+    /// Locations the program writes (pixel shader: render targets) or reads.
+    pub fn output_locations(&self) -> Vec<u32> {
+        self.translation.as_ref().map(|t| t.outputs.iter().filter_map(|o| o.location).collect()).unwrap_or_default()
+    }
+}
+
+/// A pass-through vertex shader drawing a full-screen triangle from `vertex_index` and writing
+/// zeros to every user location the pixel shader reads, with the pixel shader's interpolation.
+pub fn fullscreen_vs_for(ps: &Program) -> Result<Program, String> {
+    let module = naga::front::wgsl::parse_str(&ps.wgsl).map_err(|e| format!("re-parsing the pixel shader: {e}"))?;
+    let ep = module
+        .entry_points
+        .iter()
+        .find(|e| e.name == ps.entry)
+        .ok_or_else(|| format!("entry point `{}` not found", ps.entry))?;
+    let mut locations: Vec<(u32, String, String)> = Vec::new();
+    let mut visit = |binding: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| {
+        if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = binding {
+            let ty_text = wgsl_type(&module, ty);
+            let mut attr = String::new();
+            match interpolation {
+                Some(naga::Interpolation::Flat) => attr.push_str("@interpolate(flat) "),
+                Some(naga::Interpolation::Linear) => {
+                    let _ = write!(attr, "@interpolate(linear{}) ", sampling_text(*sampling));
+                }
+                Some(naga::Interpolation::Perspective) | None => {
+                    let _ = write!(attr, "@interpolate(perspective{}) ", sampling_text(*sampling));
+                }
+                Some(naga::Interpolation::PerVertex) => {}
+            }
+            locations.push((*location, attr, ty_text));
+        }
+    };
+    for arg in &ep.function.arguments {
+        if let naga::TypeInner::Struct { members, .. } = &module.types[arg.ty].inner {
+            for m in members {
+                visit(&m.binding, m.ty);
+            }
+        } else {
+            visit(&arg.binding, arg.ty);
+        }
+    }
+    locations.sort();
+    let mut s = String::from("struct VsOut {\n    @builtin(position) position: vec4<f32>,\n");
+    for (loc, attr, ty) in &locations {
+        let _ = writeln!(s, "    @location({loc}) {attr}v{loc}: {ty},");
+    }
+    s.push_str(
+        "}\n\n@vertex\nfn main(@builtin(vertex_index) i: u32) -> VsOut {\n    \
+         var corners = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(-1.0, 3.0), vec2<f32>(3.0, -1.0));\n    \
+         var o: VsOut;\n    o.position = vec4<f32>(corners[i], 0.0, 1.0);\n",
+    );
+    for (loc, _, ty) in &locations {
+        let _ = writeln!(s, "    o.v{loc} = {ty}();");
+    }
+    s.push_str("    return o;\n}\n");
+    Ok(Program { wgsl: s, entry: "main".into(), stage: ShaderStage::Vertex, bindings: Vec::new(), translation: None })
+}
+
+fn sampling_text(s: Option<naga::Sampling>) -> &'static str {
+    match s {
+        Some(naga::Sampling::Centroid) => ", centroid",
+        Some(naga::Sampling::Sample) => ", sample",
+        _ => "",
+    }
+}
+
+fn wgsl_type(module: &naga::Module, ty: naga::Handle<naga::Type>) -> String {
+    let scalar = |s: naga::Scalar| match s.kind {
+        naga::ScalarKind::Sint => "i32",
+        naga::ScalarKind::Uint => "u32",
+        _ => "f32",
+    };
+    match module.types[ty].inner {
+        naga::TypeInner::Vector { size, scalar: s } => format!("vec{}<{}>", size as u8, scalar(s)),
+        naga::TypeInner::Scalar(s) => scalar(s).to_string(),
+        _ => "vec4<f32>".to_string(),
+    }
+}
+
+/// A resource bound to one binding of the plan.
+#[derive(Debug, Clone)]
+pub enum Bound {
+    /// A uniform buffer.
+    Buffer(wgpu::Buffer),
+    /// A texture view.
+    View(wgpu::TextureView),
+    /// A sampler.
+    Sampler(wgpu::Sampler),
+}
+
+/// Why a draw did not happen.
+#[derive(Debug, Clone)]
+pub enum DrawError {
+    /// A skip for a reason of the fixed list.
+    Skip(SkipReason),
+    /// Our failure (pipeline creation, binding, submission).
+    Fail(String),
+}
+
+/// One vertex buffer slot.
+#[derive(Debug, Clone)]
+pub struct VertexInput {
+    /// Bytes per vertex.
+    pub stride: u64,
+    /// Attributes read from it.
+    pub attributes: Vec<wgpu::VertexAttribute>,
+    /// The data.
+    pub buffer: wgpu::Buffer,
+}
+
+/// One colour target.
+#[derive(Debug, Clone)]
+pub struct ColorTarget {
+    /// The view rendered into.
+    pub view: wgpu::TextureView,
+    /// Its format.
+    pub format: wgpu::TextureFormat,
+    /// Clear it to zero before drawing (instruction tables) instead of loading it.
+    pub clear: bool,
+}
+
+/// The depth target.
+#[derive(Debug, Clone)]
+pub struct DepthTarget {
+    /// The view.
+    pub view: wgpu::TextureView,
+    /// The depth test.
+    pub compare: wgpu::CompareFunction,
+}
+
+/// Everything a draw needs.
+pub struct Draw<'a> {
+    /// Vertex shader.
+    pub vs: &'a Program,
+    /// Pixel shader.
+    pub ps: &'a Program,
+    /// Vertex buffers by slot.
+    pub vertex: Vec<Option<VertexInput>>,
+    /// Topology.
+    pub topology: wgpu::PrimitiveTopology,
+    /// Vertices per instance.
+    pub vertex_count: u32,
+    /// Instances.
+    pub instance_count: u32,
+    /// Colour targets by slot.
+    pub color: Vec<Option<ColorTarget>>,
+    /// Depth target.
+    pub depth: Option<DepthTarget>,
+    /// Samples per pixel of the targets.
+    pub sample_count: u32,
+    /// The sample mask.
+    pub sample_mask: u64,
+    /// Viewport size (the smallest target).
+    pub viewport: (u32, u32),
+}
+
+/// Caches shader modules and pipelines across draws.
+#[derive(Default)]
+pub struct Renderer {
+    modules: HashMap<String, wgpu::ShaderModule>,
+    pipelines: HashMap<String, Result<(wgpu::RenderPipeline, [wgpu::BindGroupLayout; 2]), String>>,
+}
+
+impl Renderer {
+    fn module(&mut self, dev: &Device, wgsl: &str) -> Result<wgpu::ShaderModule, String> {
+        if let Some(m) = self.modules.get(wgsl) {
+            return Ok(m.clone());
+        }
+        let m = dev
+            .scoped(|d| {
+                d.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: None,
+                    source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+                })
+            })
+            .map_err(|e| format!("shader module creation failed: {e}"))?;
+        self.modules.insert(wgsl.to_string(), m.clone());
+        Ok(m)
+    }
+
+    /// Draws once. `resolve` supplies the resource for each binding of either stage.
+    pub fn draw(
+        &mut self,
+        dev: &Device,
+        d: &Draw<'_>,
+        resolve: &mut dyn FnMut(ShaderStage, &ResourceBinding) -> Result<Bound, DrawError>,
+    ) -> Result<(), DrawError> {
+        let ps_outputs = d.ps.output_locations();
+        let targets: Vec<Option<wgpu::ColorTargetState>> = d
+            .color
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                c.as_ref().map(|c| wgpu::ColorTargetState {
+                    format: c.format,
+                    blend: None,
+                    write_mask: if ps_outputs.contains(&(i as u32)) {
+                        wgpu::ColorWrites::ALL
+                    } else {
+                        wgpu::ColorWrites::empty()
+                    },
+                })
+            })
+            .collect();
+        let vertex_layouts: Vec<Option<wgpu::VertexBufferLayout<'_>>> = d
+            .vertex
+            .iter()
+            .map(|v| {
+                v.as_ref().map(|v| wgpu::VertexBufferLayout {
+                    array_stride: v.stride,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &v.attributes,
+                })
+            })
+            .collect();
+        let depth_stencil = d.depth.as_ref().map(|t| wgpu::DepthStencilState {
+            format: wgpu::TextureFormat::Depth32Float,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(t.compare),
+            stencil: Default::default(),
+            bias: Default::default(),
+        });
+        let key = format!(
+            "{}\u{0}{}\u{0}{targets:?}{vertex_layouts:?}{:?}{depth_stencil:?}{}/{}",
+            d.vs.wgsl, d.ps.wgsl, d.topology, d.sample_count, d.sample_mask
+        );
+        if !self.pipelines.contains_key(&key) {
+            let vs = self.module(dev, &d.vs.wgsl).map_err(DrawError::Fail)?;
+            let ps = self.module(dev, &d.ps.wgsl).map_err(DrawError::Fail)?;
+            let made = dev.scoped(|device| {
+                let layouts = [layout_for(device, d.vs), layout_for(device, d.ps)];
+                let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: None,
+                    bind_group_layouts: &[Some(&layouts[0]), Some(&layouts[1])],
+                    immediate_size: 0,
+                });
+                let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: None,
+                    layout: Some(&pl),
+                    vertex: wgpu::VertexState {
+                        module: &vs,
+                        entry_point: Some(&d.vs.entry),
+                        compilation_options: Default::default(),
+                        buffers: &vertex_layouts,
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: d.topology,
+                        strip_index_format: None,
+                        front_face: wgpu::FrontFace::Cw,
+                        cull_mode: None,
+                        ..Default::default()
+                    },
+                    depth_stencil: depth_stencil.clone(),
+                    multisample: wgpu::MultisampleState {
+                        count: d.sample_count,
+                        mask: d.sample_mask,
+                        alpha_to_coverage_enabled: false,
+                    },
+                    fragment: Some(wgpu::FragmentState {
+                        module: &ps,
+                        entry_point: Some(&d.ps.entry),
+                        compilation_options: Default::default(),
+                        targets: &targets,
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                });
+                (pipeline, layouts)
+            });
+            self.pipelines.insert(key.clone(), made.map_err(|e| format!("pipeline creation failed: {e}")));
+        }
+        let (pipeline, layouts) = match &self.pipelines[&key] {
+            Ok(p) => p.clone(),
+            Err(e) => return Err(DrawError::Fail(e.clone())),
+        };
+        let mut groups = Vec::new();
+        for (program, layout) in [(d.vs, &layouts[0]), (d.ps, &layouts[1])] {
+            let mut bound = Vec::new();
+            for b in &program.bindings {
+                bound.push((b.binding, resolve(program.stage, b)?));
+            }
+            let entries: Vec<wgpu::BindGroupEntry<'_>> = bound
+                .iter()
+                .map(|(binding, r)| wgpu::BindGroupEntry {
+                    binding: *binding,
+                    resource: match r {
+                        Bound::Buffer(b) => b.as_entire_binding(),
+                        Bound::View(v) => wgpu::BindingResource::TextureView(v),
+                        Bound::Sampler(s) => wgpu::BindingResource::Sampler(s),
+                    },
+                })
+                .collect();
+            let group = dev
+                .scoped(|device| {
+                    device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &entries })
+                })
+                .map_err(|e| DrawError::Fail(format!("bind group creation failed: {e}")))?;
+            groups.push(group);
+        }
+        dev.scoped(|device| {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = d
+                    .color
+                    .iter()
+                    .map(|c| {
+                        c.as_ref().map(|c| wgpu::RenderPassColorAttachment {
+                            view: &c.view,
+                            depth_slice: None,
+                            resolve_target: None,
+                            ops: wgpu::Operations {
+                                load: if c.clear {
+                                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                                } else {
+                                    wgpu::LoadOp::Load
+                                },
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })
+                    })
+                    .collect();
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: None,
+                    color_attachments: &attachments,
+                    depth_stencil_attachment: d.depth.as_ref().map(|t| wgpu::RenderPassDepthStencilAttachment {
+                        view: &t.view,
+                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+                        stencil_ops: None,
+                    }),
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                pass.set_pipeline(&pipeline);
+                pass.set_viewport(0.0, 0.0, d.viewport.0 as f32, d.viewport.1 as f32, 0.0, 1.0);
+                for (i, g) in groups.iter().enumerate() {
+                    pass.set_bind_group(i as u32, g, &[]);
+                }
+                for (slot, v) in d.vertex.iter().enumerate() {
+                    if let Some(v) = v {
+                        pass.set_vertex_buffer(slot as u32, v.buffer.slice(..));
+                    }
+                }
+                pass.draw(0..d.vertex_count, 0..d.instance_count);
+            }
+            dev.queue.submit([encoder.finish()]);
+        })
+        .map_err(|e| DrawError::Fail(format!("draw failed: {e}")))?;
+        Ok(())
+    }
+}
+
+fn layout_for(device: &wgpu::Device, p: &Program) -> wgpu::BindGroupLayout {
+    let visibility = match p.stage {
+        ShaderStage::Vertex => wgpu::ShaderStages::VERTEX,
+        _ => wgpu::ShaderStages::FRAGMENT,
+    };
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = p
+        .bindings
+        .iter()
+        .map(|b| wgpu::BindGroupLayoutEntry { binding: b.binding, visibility, ty: binding_type(&b.kind), count: None })
+        .collect();
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries })
+}
+
+/// The layout entry type of a plan binding.
+pub fn binding_type(kind: &ResourceKind) -> wgpu::BindingType {
+    match kind {
+        ResourceKind::UniformBuffer { size_bytes } => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(u64::from(*size_bytes)),
+        },
+        ResourceKind::Sampler { comparison: true } => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+        ResourceKind::Sampler { comparison: false } => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+        ResourceKind::Texture { dimension, sample, multisampled } => wgpu::BindingType::Texture {
+            sample_type: match sample {
+                TextureSample::Float => wgpu::TextureSampleType::Float { filterable: true },
+                TextureSample::UnfilterableFloat => wgpu::TextureSampleType::Float { filterable: false },
+                TextureSample::Sint => wgpu::TextureSampleType::Sint,
+                TextureSample::Uint => wgpu::TextureSampleType::Uint,
+                TextureSample::Depth => wgpu::TextureSampleType::Depth,
+            },
+            view_dimension: super::gpu::view_dimension(dimension).2,
+            multisampled: *multisampled,
+        },
+        ResourceKind::StorageBuffer { read_only } => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        ResourceKind::StorageTexture { dimension, .. } => wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::ReadWrite,
+            format: wgpu::TextureFormat::R32Uint,
+            view_dimension: super::gpu::view_dimension(dimension).2,
+        },
+    }
+}
+
+/// A uniform buffer holding `words` then zeros up to `size_bytes` (at least 16 bytes).
+pub fn uniform_buffer(dev: &Device, words: &[u32], size_bytes: u32) -> wgpu::Buffer {
+    let mut bytes: Vec<u8> = bytemuck::cast_slice(words).to_vec();
+    let size = (size_bytes as usize).max(bytes.len()).max(16).next_multiple_of(16);
+    bytes.resize(size, 0);
+    dev.buffer("cb", &bytes, wgpu::BufferUsages::UNIFORM)
+}
+
+/// A placeholder for a binding the case does not supply: zero buffers, zero textures, and a
+/// point-clamp sampler (D3D reads zeros from null views).
+pub fn placeholder(dev: &Device, b: &ResourceBinding) -> Bound {
+    match &b.kind {
+        ResourceKind::UniformBuffer { size_bytes } => Bound::Buffer(uniform_buffer(dev, &[], *size_bytes)),
+        ResourceKind::Sampler { comparison } => Bound::Sampler(dev.device.create_sampler(&wgpu::SamplerDescriptor {
+            compare: comparison.then_some(wgpu::CompareFunction::Never),
+            ..Default::default()
+        })),
+        ResourceKind::Texture { dimension, sample, multisampled } => {
+            Bound::View(dev.placeholder_texture(dimension, *sample, *multisampled))
+        }
+        ResourceKind::StorageBuffer { .. } | ResourceKind::StorageTexture { .. } => {
+            Bound::Buffer(dev.buffer("placeholder storage", &[0; 16], wgpu::BufferUsages::STORAGE))
+        }
+    }
+}
+
+/// Turns a translator error into a skip (refusal) or a failure (anything else).
+pub fn translate_error(e: &dxbc_wgsl::TranslateError) -> DrawError {
+    match e {
+        dxbc_wgsl::TranslateError::Unsupported(r) => {
+            DrawError::Skip(SkipReason::Refused { reason: r.reason.to_string(), detail: one_line(&r.to_string()) })
+        }
+        other => DrawError::Fail(format!("translation failed: {}", one_line(&other.to_string()))),
+    }
+}
