@@ -88,7 +88,7 @@ fn time_each(programs: &[(String, Vec<u8>)], options: &TranslateOptions) {
         })
         .collect();
     let total: Duration = times.iter().map(|t| t.0).sum();
-    times.sort_by(|a, b| b.0.cmp(&a.0));
+    times.sort_by_key(|t| std::cmp::Reverse(t.0));
     eprintln!(
         "translate bench: {} shader programs, one pass each (best of {PASSES}): {:.1} ms in all, {:.0} shaders/s",
         programs.len(),
