@@ -50,6 +50,11 @@ pub struct TranslateOptions {
     /// Formats of typed UAVs by slot (`u#`: `RWTexture*` and `RWBuffer`), which the bytecode
     /// does not carry either.
     pub typed_uav_formats: Vec<(u32, TexelFormat)>,
+    /// Interpolation of vertex-shader outputs by output register, to match the pixel shader of
+    /// the pass (WebGPU requires both sides of a varying to agree; D3D declares it only in the
+    /// pixel shader). Registers not listed use perspective-correct centre interpolation (flat for
+    /// integers). Take them from the pixel shader's [`Translation::inputs`].
+    pub vertex_output_interpolation: Vec<(u32, Interpolation)>,
 }
 
 /// A texel format for a typed UAV, named as WGSL names storage texel formats.
@@ -209,6 +214,28 @@ pub struct InterfaceVar {
     pub components: u8,
     /// First component inside the D3D register (0 = x).
     pub first_component: u8,
+    /// Interpolation of a user-defined varying (pixel inputs as declared; vertex outputs as
+    /// translated), `None` for builtins and vertex inputs.
+    pub interpolation: Option<Interpolation>,
+}
+
+/// How a varying is interpolated, in WGSL's terms (`@interpolate(type, sampling)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// Perspective-correct, at the pixel centre (D3D `linear`).
+    Perspective,
+    /// Perspective-correct at the centroid (`linear centroid`).
+    PerspectiveCentroid,
+    /// Perspective-correct per sample (`linear sample`).
+    PerspectiveSample,
+    /// Screen-space linear (`linear noperspective`).
+    Linear,
+    /// Screen-space linear at the centroid.
+    LinearCentroid,
+    /// Screen-space linear per sample.
+    LinearSample,
+    /// Not interpolated (`nointerpolation` / `constant`): the provoking (first) vertex's value.
+    Flat,
 }
 
 /// Scalar type of an interface component.

@@ -164,6 +164,34 @@ fn kind_of(ct: ComponentType) -> ScalarKind {
     }
 }
 
+fn public_interpolation(i: Option<naga::Interpolation>, s: Option<naga::Sampling>) -> Option<crate::Interpolation> {
+    use crate::Interpolation as P;
+    use naga::{Interpolation as I, Sampling as S};
+    Some(match (i?, s) {
+        (I::Flat, _) => P::Flat,
+        (I::Perspective, Some(S::Centroid)) => P::PerspectiveCentroid,
+        (I::Perspective, Some(S::Sample)) => P::PerspectiveSample,
+        (I::Perspective, _) => P::Perspective,
+        (I::Linear, Some(S::Centroid)) => P::LinearCentroid,
+        (I::Linear, Some(S::Sample)) => P::LinearSample,
+        (I::Linear, _) => P::Linear,
+        _ => return None,
+    })
+}
+
+fn ir_interpolation(i: crate::Interpolation) -> Interpolation {
+    use crate::Interpolation as P;
+    match i {
+        P::Perspective => Interpolation::Linear,
+        P::PerspectiveCentroid => Interpolation::LinearCentroid,
+        P::PerspectiveSample => Interpolation::LinearSample,
+        P::Linear => Interpolation::LinearNoPerspective,
+        P::LinearCentroid => Interpolation::LinearNoPerspectiveCentroid,
+        P::LinearSample => Interpolation::LinearNoPerspectiveSample,
+        P::Flat => Interpolation::Constant,
+    }
+}
+
 fn naga_kind(k: IfScalar) -> ScalarKind {
     match k {
         IfScalar::Uint => ScalarKind::Uint,
@@ -248,7 +276,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     }
     cx.declare_nonfinite();
     cx.declare_resources(options)?;
-    let (inputs, outputs) = cx.declare_io()?;
+    let (inputs, outputs) = cx.declare_io(options)?;
     cx.declare_temps();
     let body = &m.body;
     if !cx.block(body)? {
@@ -904,7 +932,10 @@ impl Cx<'_, '_> {
     }
 
     /// Declares entry-point arguments (inputs) and the output struct; returns the interface.
-    fn declare_io(&mut self) -> Result<(Vec<InterfaceVar>, Vec<InterfaceVar>), TranslateError> {
+    fn declare_io(
+        &mut self,
+        options: &TranslateOptions,
+    ) -> Result<(Vec<InterfaceVar>, Vec<InterfaceVar>), TranslateError> {
         let m = self.m;
         let stage = m.version.stage;
         let mut in_vars = Vec::new();
@@ -1000,6 +1031,7 @@ impl Cx<'_, '_> {
                     scalar: if_scalar(k),
                     components: n as u8,
                     first_component: 0,
+                    interpolation: None,
                 });
             } else {
                 let kinds: Vec<ScalarKind> = elems.iter().map(|e| kind_of(e.component_type)).collect();
@@ -1050,6 +1082,7 @@ impl Cx<'_, '_> {
                     scalar: if_scalar(kind),
                     components: last.saturating_sub(first).max(1),
                     first_component: first,
+                    interpolation: public_interpolation(interpolation, sampling),
                 });
             }
             copies.push((reg, parts, reg_kind));
@@ -1075,6 +1108,7 @@ impl Cx<'_, '_> {
                         scalar: IfScalar::Uint,
                         components: 1,
                         first_component: 0,
+                        interpolation: None,
                     });
                 }
                 _ => {
@@ -1145,16 +1179,24 @@ impl Cx<'_, '_> {
                 ));
             }
             let v4 = self.ty(kind, 4);
+            let mut out_interp = None;
             let (binding, builtin_name, location) = match (stage, sysval) {
                 (ShaderStage::Vertex, sv::POSITION) => {
                     (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some("position"), None)
                 }
                 (_, 0) | (ShaderStage::Pixel, _) => {
                     let (interpolation, sampling) = if stage == ShaderStage::Vertex {
-                        interpolation(kind, Interpolation::Linear)
+                        let wanted = options
+                            .vertex_output_interpolation
+                            .iter()
+                            .find(|(r, _)| *r == reg)
+                            .map(|(_, i)| ir_interpolation(*i))
+                            .unwrap_or(Interpolation::Linear);
+                        interpolation(kind, wanted)
                     } else {
                         (None, None)
                     };
+                    out_interp = public_interpolation(interpolation, sampling);
                     (
                         Binding::Location {
                             location: reg,
@@ -1209,6 +1251,7 @@ impl Cx<'_, '_> {
                 scalar: if_scalar(kind),
                 components: last.saturating_sub(first).max(1),
                 first_component: first,
+                interpolation: out_interp,
             });
         }
         for d in m.outputs.iter().filter(|d| d.operand.ty != OperandType::Output) {
@@ -1250,6 +1293,7 @@ impl Cx<'_, '_> {
                 scalar: if_scalar(kind),
                 components: 1,
                 first_component: 0,
+                interpolation: None,
             });
         }
         if stage == ShaderStage::Vertex && !out_vars.iter().any(|v| v.builtin == Some("position")) {
