@@ -290,7 +290,24 @@ impl Translator for CachingTranslator {
 
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// reader never sees half a file.
+///
+/// A path that names something other than a regular file (`/dev/null`, `/dev/stdout`, a FIFO)
+/// is written in place: renaming over it would replace the device with a file. A symbolic link
+/// is followed, so the link stays and its target is replaced atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() && !meta.is_dir() {
+            let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+            return f.write_all(bytes);
+        }
+    }
+    let resolved;
+    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        resolved = std::fs::canonicalize(path)?;
+        resolved.as_path()
+    } else {
+        path
+    };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -312,4 +329,31 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<bool, BuildError> {
     }
     write_atomic(path, bytes).map_err(|source| BuildError::Io { path: path.to_path_buf(), source })?;
     Ok(true)
+}
+
+#[cfg(all(test, unix))]
+mod write_atomic_tests {
+    use super::write_atomic;
+    use std::os::unix::fs::FileTypeExt;
+
+    /// Renaming a temporary file over `/dev/null` would replace the device with a regular file
+    /// (it happened once, breaking the whole machine's tools).
+    #[test]
+    fn write_atomic_keeps_devices() {
+        write_atomic(std::path::Path::new("/dev/null"), b"discarded").expect("write to /dev/null");
+        let meta = std::fs::metadata("/dev/null").expect("metadata");
+        assert!(meta.file_type().is_char_device(), "/dev/null is no longer a character device");
+    }
+
+    #[test]
+    fn write_atomic_replaces_a_symlink_target_and_keeps_the_link() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("target.txt");
+        let link = dir.path().join("link.txt");
+        std::fs::write(&target, b"old").expect("write");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        write_atomic(&link, b"new").expect("write");
+        assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).expect("read"), b"new");
+    }
 }
