@@ -333,7 +333,13 @@ impl Renderer {
                 .map(|(binding, r)| wgpu::BindGroupEntry {
                     binding: *binding,
                     resource: match r {
-                        Bound::Buffer(b) => b.as_entire_binding(),
+                        // An explicit size: wgpu pads buffers that have VERTEX usage, and an
+                        // implicit-size storage binding lets `arrayLength` see the padding.
+                        Bound::Buffer(b) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: b,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(b.size()),
+                        }),
                         Bound::View(v) => wgpu::BindingResource::TextureView(v),
                         Bound::Sampler(s) => wgpu::BindingResource::Sampler(s),
                     },

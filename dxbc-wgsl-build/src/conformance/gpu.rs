@@ -200,12 +200,12 @@ impl Device {
         Ok(out)
     }
 
-    /// A buffer with `bytes` contents (zero-padded to a multiple of 4, at least 16 bytes) for the
+    /// A buffer with `bytes` contents (zero-padded to a multiple of 4, at least 4 bytes) for the
     /// given usages.
     pub fn buffer(&self, label: &str, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
         use wgpu::util::DeviceExt as _;
         let mut contents = bytes.to_vec();
-        contents.resize(contents.len().max(16).next_multiple_of(4), 0);
+        contents.resize(contents.len().max(4).next_multiple_of(4), 0);
         self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(label),
             contents: &contents,

@@ -504,10 +504,12 @@ impl Replay<'_> {
         let mut res = Resource { desc, texture: None, buffer: None, depth_copy: None, tainted: None };
         let d = &res.desc;
         if d.ty == "vb" || d.is_buffer() {
-            let usage = wgpu::BufferUsages::VERTEX
-                | wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST;
+            // Vertex buffers apart: wgpu pads buffers with VERTEX usage (see `draw.rs`).
+            let usage = if d.ty == "vb" {
+                wgpu::BufferUsages::VERTEX
+            } else {
+                wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST
+            };
             let mut bytes: Vec<u8> = bytemuck::cast_slice(&d.data).to_vec();
             if d.ty == "uav" && bytes.len() < (d.width * d.texel_size.max(1)) as usize {
                 bytes.resize((d.width * d.texel_size.max(1)) as usize, 0);

@@ -226,3 +226,23 @@ fn draw_row(
     })?;
     dev.read_texels(&target.texture, 4, 0, [0, 0, 1, 1]).map_err(DrawError::Fail)
 }
+
+/// Translates the pixel shader `bytes`, draws it full-screen into a 1×1 target of `format`
+/// (`Rgba32Float`, `Rgba32Uint` or `Rgba32Sint`) with constant buffer 0 holding `cb0`, and returns
+/// the texel's four 32-bit words. For regression tests of single instructions.
+pub fn run_pixel_shader(
+    dev: &Device,
+    bytes: &[u8],
+    cb0: &[u32],
+    format: wgpu::TextureFormat,
+) -> Result<Vec<u32>, String> {
+    let t = dxbc_wgsl::translate(bytes, &Default::default()).map_err(|e| e.to_string())?;
+    let ps = Program::from_translation(t);
+    let vs = fullscreen_vs_for(&ps)?;
+    let target = Target::new(dev, format);
+    let mut renderer = Renderer::default();
+    draw_row(dev, &mut renderer, &vs, &ps, cb0, &target).map_err(|e| match e {
+        DrawError::Skip(s) => s.to_string(),
+        DrawError::Fail(f) => f,
+    })
+}

@@ -622,7 +622,15 @@ impl Cx<'_, '_> {
                     Opcode::LT => B::Less,
                     _ => B::GreaterEqual,
                 };
-                let c = self.b.bin(op, a, b);
+                let mut c = self.b.bin(op, a, b);
+                if ins.opcode == Opcode::NE {
+                    // D3D's `ne` is unordered (true when either operand is NaN); WGSL's float `!=`
+                    // becomes an ordered compare (SPIR-V FOrdNotEqual), false on NaN.
+                    let an = self.is_nan(a, n);
+                    let bn = self.is_nan(b, n);
+                    let nan = self.b.bin(B::InclusiveOr, an, bn);
+                    c = self.b.bin(B::InclusiveOr, c, nan);
+                }
                 let v = self.mask_of(c, n);
                 out!(v, U)
             }
