@@ -112,6 +112,8 @@ pub(crate) struct Cx<'a, 'p> {
     pub icb: Option<(Handle<Expression>, u32, Storage)>,
     pub samplers: HashMap<(u32, bool), Handle<Expression>>,
     pub textures: HashMap<u32, Tex>,
+    /// Conservative depth output: (output member, greater-equal?, fragment position).
+    pub depth_clamp: Option<(usize, bool, Handle<Expression>)>,
     /// Typed buffers by (is UAV, id).
     pub typed_buffers: HashMap<(bool, u32), TypedBuf>,
     /// Typed UAV textures by id.
@@ -262,6 +264,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         textures: HashMap::new(),
         buffers: HashMap::new(),
         typed_buffers: HashMap::new(),
+        depth_clamp: None,
         storage_textures: HashMap::new(),
         out_struct: None,
         bindings: Vec::new(),
@@ -272,6 +275,19 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         cx.uniformity_note = Some(format!(
             "instruction {i} (`{}`) needs uniform control flow in WGSL but sits where WGSL's uniformity analysis cannot prove it; D3D defines derivatives per 2x2 quad there",
             m.ins(i).opcode.name()
+        ));
+    }
+    // forceEarlyDepthStencil is observable only through UAV writes or a depth output (D3D then
+    // tests depth before the shader runs); WGSL cannot ask for early tests.
+    if m.global_flags & (1 << 2) != 0
+        && (m.resources.iter().any(|r| r.uav) || m.outputs.iter().any(|o| o.operand.ty != OperandType::Output))
+    {
+        let at = m.program.instructions.iter().position(|ins| ins.opcode == Opcode::DCL_GLOBAL_FLAGS).unwrap_or(0);
+        return Err(refuse_decl(
+            m,
+            at,
+            RefusalReason::WebGpuLimitation,
+            "forceEarlyDepthStencil with UAV writes or a depth output: WGSL cannot request early depth/stencil tests",
         ));
     }
     cx.declare_nonfinite();
@@ -1259,9 +1275,22 @@ impl Cx<'_, '_> {
                 OperandType::OutputDepth => (BuiltIn::FragDepth, ScalarKind::Float, "frag_depth"),
                 OperandType::OutputCoverageMask => (BuiltIn::SampleMask, ScalarKind::Uint, "sample_mask"),
                 OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual => {
-                    return Err(refuse_decl(m, d.at, RefusalReason::WebGpuLimitation, "conservative depth outputs (SV_DepthGreaterEqual/LessEqual) need the early_depth_test the WGSL spec does not have"))
+                    // WGSL has no conservative depth: write frag_depth, clamped to the
+                    // rasterized depth on the promised side (exact whenever the shader keeps its
+                    // promise, which is all D3D defines).
+                    let greater = d.operand.ty == OperandType::OutputDepthGreaterEqual;
+                    let pos = self.position_argument();
+                    self.depth_clamp = Some((members.len(), greater, pos));
+                    (BuiltIn::FragDepth, ScalarKind::Float, "frag_depth")
                 }
-                other => return Err(refuse_decl(m, d.at, RefusalReason::OperandUnsupported, format!("output register type {other:?}"))),
+                other => {
+                    return Err(refuse_decl(
+                        m,
+                        d.at,
+                        RefusalReason::OperandUnsupported,
+                        format!("output register type {other:?}"),
+                    ))
+                }
             };
             let ty = self.ty(kind, 1);
             let zero = self.b.expr(Expression::ZeroValue(ty));
@@ -1332,9 +1361,38 @@ impl Cx<'_, '_> {
     }
 
     /// `return` with the output struct.
+    /// The fragment's `@builtin(position)` argument, added when the shader does not read
+    /// `SV_Position` itself.
+    fn position_argument(&mut self) -> Handle<Expression> {
+        let found = self
+            .b
+            .f
+            .arguments
+            .iter()
+            .position(|a| matches!(a.binding, Some(Binding::BuiltIn(BuiltIn::Position { .. }))));
+        let idx = match found {
+            Some(i) => i as u32,
+            None => {
+                let ty = self.ty(ScalarKind::Float, 4);
+                self.b.f.arguments.push(FunctionArgument {
+                    name: Some("frag_position".into()),
+                    ty,
+                    binding: Some(Binding::BuiltIn(BuiltIn::Position { invariant: false })),
+                });
+                (self.b.f.arguments.len() - 1) as u32
+            }
+        };
+        self.b.expr(Expression::FunctionArgument(idx))
+    }
+
     pub(crate) fn ret(&mut self) {
         let value = if let Some((ty, srcs)) = self.out_struct.clone() {
-            let vals: Vec<_> = srcs.iter().map(|&p| self.b.load(p)).collect();
+            let mut vals: Vec<_> = srcs.iter().map(|&p| self.b.load(p)).collect();
+            if let Some((k, greater, pos)) = self.depth_clamp {
+                let z = self.b.comp(pos, 2);
+                vals[k] =
+                    self.b.math(if greater { naga::MathFunction::Max } else { naga::MathFunction::Min }, &[vals[k], z]);
+            }
             Some(self.b.expr(Expression::Compose { ty, components: vals }))
         } else {
             None

@@ -395,7 +395,7 @@ impl Cx<'_, '_> {
                 })?;
                 (p, k, false)
             }
-            OperandType::OutputDepth => (
+            OperandType::OutputDepth | OperandType::OutputDepthGreaterEqual | OperandType::OutputDepthLessEqual => (
                 self.depth_out
                     .ok_or_else(|| refuse_at(self, i, RefusalReason::OperandUnsupported, "oDepth is not declared"))?,
                 F,
