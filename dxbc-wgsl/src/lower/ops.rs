@@ -453,6 +453,15 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
+    /// Writes several destinations of one instruction after all its results were computed.
+    fn write_all(&mut self, i: usize, results: Vec<(usize, Vec<u8>, E, ScalarKind)>) -> R<()> {
+        let ops = &self.m.ins(i).operands;
+        for (d, lanes, v, kind) in results {
+            self.write(i, &ops[d], &lanes, v, kind, false)?;
+        }
+        Ok(())
+    }
+
     fn store_lanes(&mut self, ptr: E, lanes: &[u8], value: E) {
         if lanes == [0, 1, 2, 3] {
             self.b.store(ptr, value);
@@ -716,6 +725,9 @@ impl Cx<'_, '_> {
             }
             Opcode::UDIV => {
                 // dst0 = quotient, dst1 = remainder; a zero divisor gives 0xFFFFFFFF in both.
+                // Both results are computed before either is written (a destination may alias a
+                // source).
+                let mut results = Vec::new();
                 for (d, binop) in [(0usize, B::Divide), (1, B::Modulo)] {
                     let dl = mask_lanes(ops[d].select.mask());
                     if ops[d].ty == OperandType::Null || dl.is_empty() {
@@ -731,26 +743,41 @@ impl Cx<'_, '_> {
                     let ff = self.b.u32(u32::MAX);
                     let ff = self.b.splat(ff, nn);
                     let v = self.b.select(isz, ff, q);
-                    self.write(i, &ops[d], &dl, v, U, false)?;
+                    results.push((d, dl, v, U));
                 }
+                self.write_all(i, results)?;
             }
             Opcode::IMUL | Opcode::UMUL => {
-                if ops[0].ty != OperandType::Null {
-                    return Err(refuse_at(
-                        self,
-                        i,
-                        RefusalReason::OpcodeUnsupported,
-                        "the high 32 bits of a 64-bit product (WGSL has no mulhi)",
-                    ));
+                // dst0 = high 32 bits of the 64-bit product, dst1 = low 32 bits.
+                // Both results are computed before either is written (a destination may alias a
+                // source).
+                let signed = ins.opcode == Opcode::IMUL;
+                let kind = if signed { I } else { U };
+                let mut results = Vec::new();
+                for d in [1usize, 0] {
+                    let dl = mask_lanes(ops[d].select.mask());
+                    if ops[d].ty == OperandType::Null || dl.is_empty() {
+                        continue;
+                    }
+                    let a = self.read(i, &ops[2], &dl, kind)?;
+                    let b = self.read(i, &ops[3], &dl, kind)?;
+                    let v = if d == 1 {
+                        self.b.bin(B::Multiply, a, b)
+                    } else {
+                        let hi = self.mul_hi(a, b, dl.len(), signed);
+                        if signed {
+                            self.b.bitcast(hi, I)
+                        } else {
+                            hi
+                        }
+                    };
+                    results.push((d, dl, v, kind));
                 }
-                let kind = if ins.opcode == Opcode::IMUL { I } else { U };
-                let dl = mask_lanes(ops[1].select.mask());
-                let a = self.read(i, &ops[2], &dl, kind)?;
-                let b = self.read(i, &ops[3], &dl, kind)?;
-                let v = self.b.bin(B::Multiply, a, b);
-                self.write(i, &ops[1], &dl, v, kind, false)?;
+                self.write_all(i, results)?;
             }
             Opcode::SINCOS => {
+                // Both results are computed before either is written.
+                let mut results = Vec::new();
                 for (d, fun) in [(0usize, M::Sin), (1, M::Cos)] {
                     let dl = mask_lanes(ops[d].select.mask());
                     if ops[d].ty == OperandType::Null || dl.is_empty() {
@@ -758,8 +785,10 @@ impl Cx<'_, '_> {
                     }
                     let a = self.read(i, &ops[2], &dl, F)?;
                     let v = self.b.math(fun, &[a]);
-                    self.write(i, &ops[d], &dl, v, F, sat)?;
+                    let v = if sat { self.saturate(v, dl.len()) } else { v };
+                    results.push((d, dl, v, F));
                 }
+                self.write_all(i, results)?;
             }
             Opcode::SWAPC => {
                 // dst0 = cond ? src2 : src1; dst1 = cond ? src1 : src2 (read before writing).
@@ -955,6 +984,33 @@ impl Cx<'_, '_> {
             Opcode::STORE_UAV_TYPED => self.uav_typed_store(i)?,
             op if (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&op.0) => self.atomic(i)?,
             Opcode::RESINFO => self.resinfo(i)?,
+            Opcode::LOD => {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::WebGpuLimitation,
+                    "WGSL has no LOD query (textureQueryLod)",
+                ));
+            }
+            Opcode::EVAL_CENTROID | Opcode::EVAL_SAMPLE_INDEX | Opcode::EVAL_SNAPPED => {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::WebGpuLimitation,
+                    "WGSL has no interpolate-at-centroid/sample/offset",
+                ));
+            }
+            Opcode::SAMPLE_POS => {
+                return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "WGSL cannot query sample positions"));
+            }
+            Opcode::SYNC if self.m.version.stage != ShaderStage::Compute => {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::WebGpuLimitation,
+                    "WGSL has no memory barrier outside compute shaders",
+                ));
+            }
             _ => {
                 return Err(refuse_at(
                     self,
@@ -994,6 +1050,49 @@ impl Cx<'_, '_> {
             OperandType::OutputCoverageMask => U,
             _ => F,
         }
+    }
+
+    /// High 32 bits of the 64-bit product (WGSL has no `mulhi`): schoolbook multiplication on
+    /// 16-bit halves, then, for signed operands, `hi - (a < 0 ? b : 0) - (b < 0 ? a : 0)`.
+    /// Returns `u32` lanes.
+    fn mul_hi(&mut self, a: E, b: E, n: usize, signed: bool) -> E {
+        let (au, bu) = if signed { (self.b.bitcast(a, U), self.b.bitcast(b, U)) } else { (a, b) };
+        let c16 = self.b.u32(16);
+        let c16 = self.b.splat(c16, n);
+        let m16 = self.b.u32(0xffff);
+        let m16 = self.b.splat(m16, n);
+        let al = self.b.bin(B::And, au, m16);
+        let ah = self.b.bin(B::ShiftRight, au, c16);
+        let bl = self.b.bin(B::And, bu, m16);
+        let bh = self.b.bin(B::ShiftRight, bu, c16);
+        let ll = self.b.bin(B::Multiply, al, bl);
+        let hl = self.b.bin(B::Multiply, ah, bl);
+        let lh = self.b.bin(B::Multiply, al, bh);
+        let hh = self.b.bin(B::Multiply, ah, bh);
+        let ll_hi = self.b.bin(B::ShiftRight, ll, c16);
+        let hl_lo = self.b.bin(B::And, hl, m16);
+        let lh_lo = self.b.bin(B::And, lh, m16);
+        let cross = self.b.bin(B::Add, ll_hi, hl_lo);
+        let cross = self.b.bin(B::Add, cross, lh_lo);
+        let hl_hi = self.b.bin(B::ShiftRight, hl, c16);
+        let lh_hi = self.b.bin(B::ShiftRight, lh, c16);
+        let cross_hi = self.b.bin(B::ShiftRight, cross, c16);
+        let hi = self.b.bin(B::Add, hh, hl_hi);
+        let hi = self.b.bin(B::Add, hi, lh_hi);
+        let hi = self.b.bin(B::Add, hi, cross_hi);
+        if !signed {
+            return hi;
+        }
+        let z = self.b.i32(0);
+        let z = self.b.splat(z, n);
+        let zu = self.b.u32(0);
+        let zu = self.b.splat(zu, n);
+        let a_neg = self.b.bin(B::Less, a, z);
+        let b_neg = self.b.bin(B::Less, b, z);
+        let sub_b = self.b.select(a_neg, bu, zu);
+        let sub_a = self.b.select(b_neg, au, zu);
+        let hi = self.b.bin(B::Subtract, hi, sub_b);
+        self.b.bin(B::Subtract, hi, sub_a)
     }
 
     /// D3D `ftoi`/`ftou`: NaN → 0, values outside the integer range clamp to it.
