@@ -2,7 +2,8 @@
 //! hand-assembles a tiny pixel shader, runs it on the GPU through the runner, and checks a value
 //! that the wrong translation computes differently.
 
-use dxbc_wgsl_build::conformance::{table::run_pixel_shader, Device};
+use dxbc_wgsl_build::conformance::table::{run_pixel_shader, run_pixel_shader_multisampled};
+use dxbc_wgsl_build::conformance::Device;
 
 /// A device, or `None` (with a message) when `DXBC_WGSL_SKIP_GPU=1`; fails when no adapter exists.
 fn device(test: &str) -> Option<Device> {
@@ -20,11 +21,18 @@ fn device(test: &str) -> Option<Device> {
 mod asm {
     /// Operand types.
     pub const TEMP: u32 = 0;
+    pub const INPUT: u32 = 1;
     pub const OUTPUT: u32 = 2;
     pub const IMMEDIATE32: u32 = 4;
     pub const CONSTANT_BUFFER: u32 = 8;
 
     /// Opcodes.
+    pub const ADD: u32 = 0;
+    pub const FRC: u32 = 26;
+    pub const MUL: u32 = 56;
+    pub const DCL_INPUT_PS: u32 = 98;
+    pub const DCL_INPUT_PS_SGV: u32 = 99;
+    pub const DCL_INPUT_PS_SIV: u32 = 100;
     pub const EQ: u32 = 24;
     pub const GE: u32 = 29;
     pub const LT: u32 = 49;
@@ -79,8 +87,28 @@ mod asm {
     /// then `body` and `ret`, in a DXBC container whose output signature declares SV_Target0 with
     /// component type `uint` (`true`) or `float`.
     pub fn pixel_shader(cb_regs: u32, temps: u32, body: &[Vec<u32>], uint_output: bool) -> Vec<u8> {
-        let mut program = vec![0x0000_0040, 0];
-        program.extend([DCL_CONSTANT_BUFFER | (4 << 24), 0x0020_8e46, 0, cb_regs]);
+        let decls = [vec![DCL_CONSTANT_BUFFER | (4 << 24), 0x0020_8e46, 0, cb_regs]];
+        pixel_shader_with(0x40, &decls, &[], temps, body, uint_output)
+    }
+
+    /// An input signature element: semantic, system value (`D3D_NAME`), component type (1 uint,
+    /// 3 float), register, mask.
+    pub struct Input(pub &'static str, pub u32, pub u32, pub u32, pub u32);
+
+    /// A pixel shader of version token `version` (0x40 = ps_4_0, 0x41 = ps_4_1) with the given
+    /// declarations, input signature, `dcl_output o0.xyzw`, `dcl_temps temps`, `body`, `ret`.
+    pub fn pixel_shader_with(
+        version: u32,
+        decls: &[Vec<u32>],
+        inputs: &[Input],
+        temps: u32,
+        body: &[Vec<u32>],
+        uint_output: bool,
+    ) -> Vec<u8> {
+        let mut program = vec![version, 0];
+        for d in decls {
+            program.extend(d);
+        }
         program.extend(ins(DCL_OUTPUT, &[vec![0x0010_20f2, 0]]));
         program.extend([DCL_TEMPS | (2 << 24), temps]);
         for i in body {
@@ -89,14 +117,36 @@ mod asm {
         program.extend(ins(RET, &[]));
         program[1] = program.len() as u32;
         let shdr: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let isgn: Vec<u8> = [0u32, 8].iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut osgn: Vec<u8> = Vec::new();
-        let element = [32u32, 0, 64, if uint_output { 1 } else { 3 }, 0, 0x0f | (0x0f << 8)];
-        for w in [1u32, 8].iter().chain(element.iter()) {
-            osgn.extend(w.to_le_bytes());
-        }
-        osgn.extend(b"SV_Target\0\0\0");
+        let isgn = signature(&inputs.iter().map(|i| (i.0, [0, i.1, i.2, i.3, i.4 | (i.4 << 8)])).collect::<Vec<_>>());
+        let osgn = signature(&[("SV_Target", [0, 64, if uint_output { 1 } else { 3 }, 0, 0x0f | (0x0f << 8)])]);
         container(&[(b"ISGN", isgn), (b"OSGN", osgn), (b"SHDR", shdr)])
+    }
+
+    /// A signature chunk: per element its name and (semantic index, system value, component
+    /// type, register, mask | rw_mask << 8).
+    fn signature(elements: &[(&str, [u32; 5])]) -> Vec<u8> {
+        let mut head: Vec<u32> = vec![elements.len() as u32, 8];
+        let mut names: Vec<u8> = Vec::new();
+        let names_at = 8 + 24 * elements.len() as u32;
+        for (name, e) in elements {
+            head.push(names_at + names.len() as u32);
+            head.extend_from_slice(e);
+            names.extend(name.as_bytes());
+            names.push(0);
+        }
+        while names.len() % 4 != 0 {
+            names.push(0);
+        }
+        let mut out: Vec<u8> = head.iter().flat_map(|w| w.to_le_bytes()).collect();
+        out.extend(names);
+        out
+    }
+
+    /// A source operand with a modifier (1 = neg, 2 = abs, 3 = -abs) in an extended token.
+    pub fn with_modifier(mut operand: Vec<u32>, modifier: u32) -> Vec<u32> {
+        operand[0] |= 1 << 31;
+        operand.insert(1, 1 | (modifier << 6));
+        operand
     }
 
     fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
@@ -181,4 +231,61 @@ fn partial_write_mask_keeps_sentinels() {
     let blob = pixel_shader(1, 1, &body, true);
     let got = run_pixel_shader(&dev, &blob, &[7, 9, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
     assert_eq!(got, [0xdead_beef, 7, 0xdead_beef, 9]);
+}
+
+/// A register packing a user-defined input (v0.x) with SV_IsFrontFace (v0.y): the user element
+/// keeps its location and the front-facing mask lands in .y. Translating the register as the
+/// builtin alone put the mask in .x and dropped the user input.
+#[test]
+fn front_face_packed_beside_a_user_input_lands_in_its_component() {
+    let Some(dev) = device("front_face_packed_beside_a_user_input_lands_in_its_component") else { return };
+    // dcl_input_ps constant v0.x
+    // dcl_input_ps_sgv constant v0.y, is_front_face
+    // mov o0.xyzw, v0.xyxx
+    let decls = [
+        vec![DCL_INPUT_PS | (1 << 11) | (3 << 24), 0x0010_1012, 0],
+        vec![DCL_INPUT_PS_SGV | (1 << 11) | (4 << 24), 0x0010_1022, 0, 9],
+    ];
+    let inputs = [Input("A", 0, 1, 0, 0b0001), Input("SV_IsFrontFace", 9, 1, 0, 0b0010)];
+    let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 0, "xyxx")])];
+    let blob = pixel_shader_with(0x40, &decls, &inputs, 1, &body, true);
+    // The runner's full-screen triangle is clockwise on screen: front-facing under D3D's
+    // default rasterizer state; its vertex shader writes 0 to every user location.
+    let got = run_pixel_shader(&dev, &blob, &[], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(got, [0, u32::MAX, 0, 0], "v0.x = A (0), v0.y = the front-facing mask");
+}
+
+/// A pixel shader that reads SV_SampleIndex runs once per sample; D3D still gives SV_Position
+/// (declared `linear noperspective`, not `sample`) at the pixel centre, while WebGPU's fragment
+/// position is then the sample's location. Output: 8·(frac(position.xy) − 0.5)², which is 0 at
+/// the centre and about 0.6 averaged over the 4× standard sample pattern.
+#[test]
+fn position_stays_at_the_pixel_centre_when_running_per_sample() {
+    let Some(dev) = device("position_stays_at_the_pixel_centre_when_running_per_sample") else { return };
+    // dcl_input_ps_siv linear noperspective v0.xy, position
+    // dcl_input_ps_sgv v1.x, sample_index
+    // frc r0.xy, v0.xyxx
+    // add r0.xy, r0.xyxx, l(-0.5, -0.5, 0, 0)
+    // mul r0.xy, r0.xyxx, r0.xyxx
+    // mul r0.xy, r0.xyxx, l(8, 8, 0, 0)
+    // mov r0.zw, l(0, 0, 0, 1)
+    // mov o0.xyzw, r0.xyzw
+    let decls = [
+        vec![DCL_INPUT_PS_SIV | (4 << 11) | (4 << 24), 0x0010_1032, 0, 1],
+        vec![DCL_INPUT_PS_SGV | (4 << 24), 0x0010_1012, 1, 10],
+    ];
+    let inputs = [Input("SV_Position", 1, 3, 0, 0b1111), Input("SV_SampleIndex", 10, 1, 1, 0b0001)];
+    let half = (-0.5f32).to_bits();
+    let body = [
+        ins(FRC, &[dst(TEMP, 0, "xy"), src(INPUT, 0, "xyxx")]),
+        ins(ADD, &[dst(TEMP, 0, "xy"), src(TEMP, 0, "xyxx"), imm([half, half, 0, 0])]),
+        ins(MUL, &[dst(TEMP, 0, "xy"), src(TEMP, 0, "xyxx"), src(TEMP, 0, "xyxx")]),
+        ins(MUL, &[dst(TEMP, 0, "xy"), src(TEMP, 0, "xyxx"), imm([8f32.to_bits(), 8f32.to_bits(), 0, 0])]),
+        ins(MOV, &[dst(TEMP, 0, "zw"), imm([0, 0, 0, 1f32.to_bits()])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader_with(0x41, &decls, &inputs, 1, &body, false);
+    let got = run_pixel_shader_multisampled(&dev, &blob, &[], wgpu::TextureFormat::Rgba8Unorm, 4).expect("draw");
+    let [r, g, _, a] = got[0].to_le_bytes();
+    assert_eq!((r, g, a), (0, 0, 255), "resolved (r, g, a) of 8·(frac(pos) − 0.5)²");
 }

@@ -22,17 +22,25 @@ pub struct Program {
     pub bindings: Vec<ResourceBinding>,
     /// The translation it came from (`None` for our hand-written vertex shaders).
     pub translation: Option<Translation>,
+    /// Access of each storage-texture binding (binding number), read from the module.
+    pub storage_access: Vec<(u32, wgpu::StorageTextureAccess)>,
 }
 
 impl Program {
     /// A translated shader.
     pub fn from_translation(t: Translation) -> Self {
+        let storage_access = if t.bindings.iter().any(|b| matches!(b.kind, ResourceKind::StorageTexture { .. })) {
+            storage_access(&t.wgsl)
+        } else {
+            Vec::new()
+        };
         Self {
             wgsl: t.wgsl.clone(),
             entry: t.entry_point.clone(),
             stage: t.stage,
             bindings: t.bindings.clone(),
             translation: Some(t),
+            storage_access,
         }
     }
 
@@ -102,7 +110,62 @@ pub fn fullscreen_vs_for(ps: &Program) -> Result<Program, String> {
         let _ = writeln!(s, "    o.v{loc} = {ty}();");
     }
     s.push_str("    return o;\n}\n");
-    Ok(Program { wgsl: s, entry: "main".into(), stage: ShaderStage::Vertex, bindings: Vec::new(), translation: None })
+    Ok(Program {
+        wgsl: s,
+        entry: "main".into(),
+        stage: ShaderStage::Vertex,
+        bindings: Vec::new(),
+        translation: None,
+        storage_access: Vec::new(),
+    })
+}
+
+/// The access mode of every storage texture a module declares, by binding number. The binding
+/// plan names the format but not the access (`write` or `read_write`), which the layout needs.
+fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
+    let Ok(module) = naga::front::wgsl::parse_str(wgsl) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (_, g) in module.global_variables.iter() {
+        let (Some(rb), naga::TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }) =
+            (&g.binding, &module.types[g.ty].inner)
+        else {
+            continue;
+        };
+        let a = if access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE) {
+            wgpu::StorageTextureAccess::ReadWrite
+        } else if access.contains(naga::StorageAccess::LOAD) {
+            wgpu::StorageTextureAccess::ReadOnly
+        } else {
+            wgpu::StorageTextureAccess::WriteOnly
+        };
+        out.push((rb.binding, a));
+    }
+    out
+}
+
+/// The wgpu texture format of a WGSL storage texel format name.
+pub fn storage_format(name: &str) -> Option<wgpu::TextureFormat> {
+    use wgpu::TextureFormat as F;
+    Some(match name {
+        "r32float" => F::R32Float,
+        "r32uint" => F::R32Uint,
+        "r32sint" => F::R32Sint,
+        "rg32float" => F::Rg32Float,
+        "rg32uint" => F::Rg32Uint,
+        "rg32sint" => F::Rg32Sint,
+        "rgba32float" => F::Rgba32Float,
+        "rgba32uint" => F::Rgba32Uint,
+        "rgba32sint" => F::Rgba32Sint,
+        "rgba16float" => F::Rgba16Float,
+        "rgba16uint" => F::Rgba16Uint,
+        "rgba16sint" => F::Rgba16Sint,
+        "rgba8unorm" => F::Rgba8Unorm,
+        "rgba8snorm" => F::Rgba8Snorm,
+        "rgba8uint" => F::Rgba8Uint,
+        "rgba8sint" => F::Rgba8Sint,
+        "bgra8unorm" => F::Bgra8Unorm,
+        _ => return None,
+    })
 }
 
 fn sampling_text(s: Option<naga::Sampling>) -> &'static str {
@@ -413,7 +476,24 @@ fn layout_for(device: &wgpu::Device, p: &Program) -> wgpu::BindGroupLayout {
     let entries: Vec<wgpu::BindGroupLayoutEntry> = p
         .bindings
         .iter()
-        .map(|b| wgpu::BindGroupLayoutEntry { binding: b.binding, visibility, ty: binding_type(&b.kind), count: None })
+        .map(|b| wgpu::BindGroupLayoutEntry {
+            binding: b.binding,
+            visibility,
+            ty: match &b.kind {
+                ResourceKind::StorageTexture { dimension, format } => wgpu::BindingType::StorageTexture {
+                    access: p
+                        .storage_access
+                        .iter()
+                        .find(|(n, _)| *n == b.binding)
+                        .map(|x| x.1)
+                        .unwrap_or(wgpu::StorageTextureAccess::WriteOnly),
+                    format: storage_format(format).unwrap_or(wgpu::TextureFormat::R32Uint),
+                    view_dimension: super::gpu::view_dimension(dimension).2,
+                },
+                other => binding_type(other),
+            },
+            count: None,
+        })
         .collect();
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries })
 }
@@ -444,9 +524,9 @@ pub fn binding_type(kind: &ResourceKind) -> wgpu::BindingType {
             has_dynamic_offset: false,
             min_binding_size: None,
         },
-        ResourceKind::StorageTexture { dimension, .. } => wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::ReadWrite,
-            format: wgpu::TextureFormat::R32Uint,
+        ResourceKind::StorageTexture { dimension, format } => wgpu::BindingType::StorageTexture {
+            access: wgpu::StorageTextureAccess::WriteOnly,
+            format: storage_format(format).unwrap_or(wgpu::TextureFormat::R32Uint),
             view_dimension: super::gpu::view_dimension(dimension).2,
         },
     }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use dxbc_wgsl::bindings::{BindingClass, ResourceBinding, ResourceKind, TextureSample};
-use dxbc_wgsl::{ScalarKind, ShaderStage, TranslateOptions, TypedBufferFormat};
+use dxbc_wgsl::{ScalarKind, ShaderStage, TexelFormat, TranslateOptions, TypedBufferFormat};
 use serde_json::Value;
 
 use super::compare::{show, ulp_distance_f32, ulp_distance_f64, ValueKind};
@@ -602,8 +602,31 @@ impl Replay<'_> {
         v
     }
 
+    fn typed_uav_formats(&self) -> Vec<(u32, TexelFormat)> {
+        let mut v = Vec::new();
+        for ((ty, slot), r) in &self.resources {
+            if ty != "uav" {
+                continue;
+            }
+            let f = match r.desc.format.as_str() {
+                "r32-float" => TexelFormat::R32Float,
+                "r32-uint" => TexelFormat::R32Uint,
+                "r32-sint" => TexelFormat::R32Sint,
+                "r32g32-float" => TexelFormat::Rg32Float,
+                "r32g32-uint" => TexelFormat::Rg32Uint,
+                "r32g32-sint" => TexelFormat::Rg32Sint,
+                "r32g32b32a32-float" => TexelFormat::Rgba32Float,
+                "r32g32b32a32-uint" => TexelFormat::Rgba32Uint,
+                "r32g32b32a32-sint" => TexelFormat::Rgba32Sint,
+                _ => continue,
+            };
+            v.push((*slot, f));
+        }
+        v
+    }
+
     fn program(&mut self, dxbc: &str, options: &TranslateOptions) -> Result<Program, DrawError> {
-        let key = format!("{dxbc}\u{0}{:?}", options.typed_buffer_formats);
+        let key = format!("{dxbc}\u{0}{options:?}");
         if let Some(p) = self.programs.get(&key) {
             return p.clone();
         }
@@ -680,14 +703,30 @@ impl Replay<'_> {
                 index: 0,
             }];
         }
-        let options = TranslateOptions { typed_buffer_formats: self.typed_buffer_formats(), ..Default::default() };
+        let mut options = TranslateOptions {
+            typed_buffer_formats: self.typed_buffer_formats(),
+            typed_uav_formats: self.typed_uav_formats(),
+            ..Default::default()
+        };
         let mut programs: BTreeMap<String, Program> = BTreeMap::new();
         // Translate every stage first: a refused stage (geometry, hull, domain) skips the draw.
-        for (stage, s) in &shaders {
+        // The pixel shader goes first: the vertex shader's outputs take its interpolation modes
+        // (WebGPU requires both sides of a varying to agree; D3D declares them in the pixel
+        // shader only).
+        let mut stages: Vec<(&String, &Value)> = shaders.iter().collect();
+        stages.sort_by_key(|(stage, _)| if stage.as_str() == "ps" { 0 } else { 1 });
+        for (stage, s) in stages {
             let Some(dxbc) = s.get("dxbc").and_then(Value::as_str) else {
                 return Err(DrawError::Fail(format!("no blob for stage {stage}")));
             };
-            programs.insert(stage.clone(), self.program(dxbc, &options)?);
+            let p = self.program(dxbc, &options)?;
+            if stage == "ps" {
+                if let Some(t) = &p.translation {
+                    options.vertex_output_interpolation =
+                        t.inputs.iter().filter_map(|i| Some((i.location?, i.interpolation?))).collect();
+                }
+            }
+            programs.insert(stage.clone(), p);
         }
         for stage in programs.keys() {
             if stage != "vs" && stage != "ps" {
@@ -1456,7 +1495,7 @@ fn depth_copy(dev: &Device, src: &wgpu::Texture) -> Result<wgpu::Texture, String
 
 /// Resolves a multisampled float texture into a single-sampled one by averaging its samples (as
 /// D3D's `ResolveSubresource` does for float formats).
-fn resolve(dev: &Device, src: &wgpu::Texture) -> Result<wgpu::Texture, String> {
+pub(crate) fn resolve(dev: &Device, src: &wgpu::Texture) -> Result<wgpu::Texture, String> {
     let format = src.format();
     if format_kind(format) != ScalarKind::Float {
         return Err("resolving a multisampled integer target".into());

@@ -176,22 +176,32 @@ struct Target {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
     format: wgpu::TextureFormat,
+    samples: u32,
 }
 
 impl Target {
     fn new(dev: &Device, format: wgpu::TextureFormat) -> Self {
+        Self::with_samples(dev, format, 1)
+    }
+
+    fn with_samples(dev: &Device, format: wgpu::TextureFormat, samples: u32) -> Self {
+        let usage = if samples > 1 {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING
+        } else {
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC
+        };
         let texture = dev.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("table target"),
             size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
             mip_level_count: 1,
-            sample_count: 1,
+            sample_count: samples,
             dimension: wgpu::TextureDimension::D2,
             format,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage,
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
-        Self { texture, view, format }
+        Self { texture, view, format, samples }
     }
 }
 
@@ -212,7 +222,7 @@ fn draw_row(
         instance_count: 1,
         color: vec![Some(ColorTarget { view: target.view.clone(), format: target.format, clear: true })],
         depth: None,
-        sample_count: 1,
+        sample_count: target.samples,
         sample_mask: !0,
         viewport: (1, 1),
     };
@@ -224,7 +234,12 @@ fn draw_row(
             _ => placeholder(dev, b),
         })
     })?;
-    dev.read_texels(&target.texture, 4, 0, [0, 0, 1, 1]).map_err(DrawError::Fail)
+    let words = (target.format.block_copy_size(None).unwrap_or(16) / 4).max(1);
+    if target.samples > 1 {
+        let resolved = super::shader_test::resolve(dev, &target.texture).map_err(DrawError::Fail)?;
+        return dev.read_texels(&resolved, words, 0, [0, 0, 1, 1]).map_err(DrawError::Fail);
+    }
+    dev.read_texels(&target.texture, words, 0, [0, 0, 1, 1]).map_err(DrawError::Fail)
 }
 
 /// Translates the pixel shader `bytes`, draws it full-screen into a 1×1 target of `format`
@@ -236,10 +251,22 @@ pub fn run_pixel_shader(
     cb0: &[u32],
     format: wgpu::TextureFormat,
 ) -> Result<Vec<u32>, String> {
+    run_pixel_shader_multisampled(dev, bytes, cb0, format, 1)
+}
+
+/// [`run_pixel_shader`] into a target of `samples` samples per pixel, resolved by averaging
+/// (float formats); returns the resolved texel's words (one word for `Rgba8Unorm`).
+pub fn run_pixel_shader_multisampled(
+    dev: &Device,
+    bytes: &[u8],
+    cb0: &[u32],
+    format: wgpu::TextureFormat,
+    samples: u32,
+) -> Result<Vec<u32>, String> {
     let t = dxbc_wgsl::translate(bytes, &Default::default()).map_err(|e| e.to_string())?;
     let ps = Program::from_translation(t);
     let vs = fullscreen_vs_for(&ps)?;
-    let target = Target::new(dev, format);
+    let target = Target::with_samples(dev, format, samples);
     let mut renderer = Renderer::default();
     draw_row(dev, &mut renderer, &vs, &ps, cb0, &target).map_err(|e| match e {
         DrawError::Skip(s) => s.to_string(),

@@ -226,6 +226,15 @@ fn interpolation(kind: ScalarKind, mode: Interpolation) -> (Option<naga::Interpo
     }
 }
 
+/// Components of the WGSL builtin a scalar or vector input system value becomes (position: 4).
+fn n_of_builtin(stage: ShaderStage, sysval: u32) -> usize {
+    if stage == ShaderStage::Pixel && sysval == sv::POSITION {
+        4
+    } else {
+        1
+    }
+}
+
 /// D3D system-value names (`D3D10_SB_NAME`).
 mod sv {
     pub const POSITION: u32 = 1;
@@ -969,8 +978,16 @@ impl Cx<'_, '_> {
             }
         }
         regs.sort_unstable();
-        // (register, parts (value, component count, kind), register kind)
-        type InputParts = Vec<(Handle<Expression>, u8, ScalarKind)>;
+        // A pixel shader runs once per sample when it reads SV_SampleIndex or an input is
+        // interpolated per sample.
+        let per_sample = stage == ShaderStage::Pixel
+            && m.inputs.iter().any(|d| {
+                d.system_value == sv::SAMPLE_INDEX
+                    || matches!(d.interpolation, Interpolation::LinearSample | Interpolation::LinearNoPerspectiveSample)
+            });
+        // (register, parts (value, component count, kind, first component), register kind); later
+        // parts overwrite the components they cover.
+        type InputParts = Vec<(Handle<Expression>, u8, ScalarKind, u8)>;
         let mut copies: Vec<(u32, InputParts, ScalarKind)> = Vec::new();
         for reg in regs {
             let decls: Vec<_> =
@@ -981,8 +998,14 @@ impl Cx<'_, '_> {
             let sysval = if sysval != 0 { sysval } else { sig_sv };
             let at = decls[0].at;
             let mut parts = Vec::new();
-            let reg_kind;
-            if sysval != 0 && !(stage == ShaderStage::Vertex && sysval == sv::POSITION) {
+            let mut reg_kind = None;
+            let builtin_reg = sysval != 0 && !(stage == ShaderStage::Vertex && sysval == sv::POSITION);
+            // User-defined elements packed into the register of a scalar system value (e.g. a
+            // `uint` in v0.x beside SV_IsFrontFace in v0.y) keep their own location.
+            let sv_decl_mask = decls.iter().filter(|d| d.system_value != 0).fold(0u8, |a, d| a | d.mask);
+            let user_elems: Vec<_> =
+                elems.iter().copied().filter(|e| e.system_value == 0 && e.mask & sv_decl_mask == 0).collect();
+            if builtin_reg {
                 let (builtin, ty_kind, n, name): (BuiltIn, ScalarKind, usize, &'static str) = match (stage, sysval) {
                     (ShaderStage::Vertex, sv::VERTEX_ID) => (BuiltIn::VertexIndex, ScalarKind::Uint, 1, "vertex_index"),
                     (ShaderStage::Vertex, sv::INSTANCE_ID) => {
@@ -1036,8 +1059,36 @@ impl Cx<'_, '_> {
                 } else {
                     (arg, ty_kind)
                 };
-                parts.push((val, if n == 1 { 1u8 } else { 4u8 }, k));
-                reg_kind = k;
+                let pos_interp = decls
+                    .iter()
+                    .map(|d| d.interpolation)
+                    .find(|&i| i != Interpolation::Undefined)
+                    .unwrap_or(Interpolation::Undefined);
+                let val = if sysval == sv::POSITION
+                    && per_sample
+                    && !matches!(pos_interp, Interpolation::LinearSample | Interpolation::LinearNoPerspectiveSample)
+                {
+                    // Run per sample, WebGPU's fragment position is the sample's location; D3D
+                    // gives SV_Position at the pixel centre unless it is declared `sample`.
+                    let xy = self.b.swizzle(val, &[0, 1]);
+                    let xy = self.b.math(naga::MathFunction::Floor, &[xy]);
+                    let half = self.b.f32(0.5);
+                    let half = self.b.splat(half, 2);
+                    let xy = self.b.bin(naga::BinaryOperator::Add, xy, half);
+                    let x = self.b.comp(xy, 0);
+                    let y = self.b.comp(xy, 1);
+                    let z = self.b.comp(val, 2);
+                    let w = self.b.comp(val, 3);
+                    let v4 = self.ty(ScalarKind::Float, 4);
+                    self.b.compose(v4, vec![x, y, z, w])
+                } else {
+                    val
+                };
+                let sv_mask = elems.iter().filter(|e| e.system_value != 0).fold(0u8, |a, e| a | e.mask)
+                    | decls.iter().filter(|d| d.system_value != 0).fold(0u8, |a, d| a | d.mask);
+                let first = if n == 1 { sv_mask.trailing_zeros().min(3) as u8 } else { 0 };
+                parts.push((val, if n == 1 { 1u8 } else { 4u8 }, k, first));
+                reg_kind = Some(k);
                 in_vars.push(InterfaceVar {
                     semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
                     semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
@@ -1046,10 +1097,16 @@ impl Cx<'_, '_> {
                     builtin: Some(name),
                     scalar: if_scalar(k),
                     components: n as u8,
-                    first_component: 0,
+                    first_component: first,
                     interpolation: None,
                 });
-            } else {
+            }
+            if !builtin_reg || (n_of_builtin(stage, sysval) == 1 && !user_elems.is_empty()) {
+                let (elems, decls) = if builtin_reg {
+                    (user_elems.clone(), decls.iter().copied().filter(|d| d.system_value == 0).collect())
+                } else {
+                    (elems.clone(), decls.clone())
+                };
                 let kinds: Vec<ScalarKind> = elems.iter().map(|e| kind_of(e.component_type)).collect();
                 let kind = kinds.first().copied().unwrap_or(ScalarKind::Float);
                 if kinds.iter().any(|&k| k != kind) {
@@ -1084,8 +1141,8 @@ impl Cx<'_, '_> {
                     }),
                 });
                 let arg = self.b.expr(Expression::FunctionArgument(idx));
-                parts.push((arg, 4, kind));
-                reg_kind = kind;
+                parts.insert(0, (arg, 4, kind, 0));
+                reg_kind = Some(kind);
                 let first = mask.trailing_zeros().min(3) as u8;
                 let last = 8 - mask.leading_zeros().min(8) as u8;
                 let first_elem = elems.iter().min_by_key(|e| e.mask.trailing_zeros());
@@ -1101,7 +1158,7 @@ impl Cx<'_, '_> {
                     interpolation: public_interpolation(interpolation, sampling),
                 });
             }
-            copies.push((reg, parts, reg_kind));
+            copies.push((reg, parts, reg_kind.unwrap_or(ScalarKind::Float)));
         }
         for d in &special {
             match (stage, d.operand.ty) {
@@ -1146,12 +1203,23 @@ impl Cx<'_, '_> {
                 .local_variables
                 .append(LocalVariable { name: Some(format!("v{reg}")), ty: v4, init: None }, Span::UNDEFINED);
             let ptr = self.b.expr(Expression::LocalVariable(lv));
-            let (val, n, k) = parts[0];
-            let value = if n == 4 {
-                val
-            } else {
-                let z = self.b.lit_bits(k, 0);
-                self.b.compose(v4, vec![val, z, z, z])
+            let value = match parts[..] {
+                [(val, 4, k, _)] if k == kind => val,
+                _ => {
+                    let z = self.b.lit_bits(kind, 0);
+                    let mut comps = [z; 4];
+                    for &(val, n, k, first) in &parts {
+                        let val = if k == kind { val } else { self.b.bitcast(val, kind) };
+                        if n == 4 {
+                            for (c, slot) in comps.iter_mut().enumerate() {
+                                *slot = self.b.comp(val, c as u32);
+                            }
+                        } else {
+                            comps[first as usize] = val;
+                        }
+                    }
+                    self.b.compose(v4, comps.to_vec())
+                }
             };
             self.b.store(ptr, value);
             self.inputs.insert(reg, (ptr, kind));
