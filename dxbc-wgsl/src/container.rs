@@ -203,6 +203,32 @@ pub fn checksum_of(container: &[u8]) -> [u8; 16] {
     out
 }
 
+/// Builds a container from chunks (FourCC and data), with a correct checksum. The inverse of
+/// [`Container::parse`]; used by tools that patch blobs and by tests that assemble programs.
+pub fn assemble(chunks: &[([u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let header = 32 + 4 * chunks.len();
+    let total = header + chunks.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"DXBC");
+    out.extend_from_slice(&[0; 16]);
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    let mut at = header;
+    for (_, d) in chunks {
+        out.extend_from_slice(&(at as u32).to_le_bytes());
+        at += 8 + d.len();
+    }
+    for (fourcc, d) in chunks {
+        out.extend_from_slice(fourcc);
+        out.extend_from_slice(&(d.len() as u32).to_le_bytes());
+        out.extend_from_slice(d);
+    }
+    fix_checksum(&mut out);
+    out
+}
+
 /// Writes a correct checksum into a container buffer in place (for tools that patch blobs and
 /// for tests that mutate them).
 pub fn fix_checksum(container: &mut [u8]) {

@@ -8,6 +8,11 @@ use crate::shader::Shader;
 use crate::sm4::{Index, Instruction, Opcode, OperandType, ShaderStage};
 use crate::TranslateOptions;
 
+/// Deepest nesting of `if`/`loop`/`switch` accepted. D3D allows 64 levels of each kind; the
+/// lowering, the uniformity analysis and naga recurse per level, so the bound also keeps their
+/// stacks small.
+pub const MAX_NESTING: usize = 192;
+
 /// A refusal at an instruction.
 pub(crate) fn refuse(
     reason: RefusalReason,
@@ -82,6 +87,13 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             continue;
         }
         match op {
+            Opcode::IF | Opcode::LOOP | Opcode::SWITCH if stack.len() > MAX_NESTING => {
+                return Err(unstructured(
+                    i,
+                    ins,
+                    &format!("control flow nested deeper than {MAX_NESTING} levels (D3D's limit is 64)"),
+                ));
+            }
             Opcode::IF => stack.push((Scope::IfThen { at: i }, Vec::new())),
             Opcode::ELSE => match stack.pop() {
                 Some((Scope::IfThen { at }, then)) => stack.push((Scope::IfElse { at, then }, Vec::new())),

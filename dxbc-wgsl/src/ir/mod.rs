@@ -10,6 +10,7 @@
 //! [`validate`] checks the invariants the lowering relies on; tests run it between phases.
 
 mod build;
+pub use build::MAX_NESTING;
 pub mod types;
 pub mod uniformity;
 
