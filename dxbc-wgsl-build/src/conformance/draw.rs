@@ -271,6 +271,7 @@ pub struct Draw<'a> {
 pub struct Renderer {
     modules: HashMap<String, wgpu::ShaderModule>,
     pipelines: HashMap<String, Result<(wgpu::RenderPipeline, [wgpu::BindGroupLayout; 2]), String>>,
+    compute: HashMap<String, Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout), String>>,
 }
 
 impl Renderer {
@@ -391,23 +392,7 @@ impl Renderer {
             for b in &program.bindings {
                 bound.push((b.binding, resolve(program.stage, b)?));
             }
-            let entries: Vec<wgpu::BindGroupEntry<'_>> = bound
-                .iter()
-                .map(|(binding, r)| wgpu::BindGroupEntry {
-                    binding: *binding,
-                    resource: match r {
-                        // An explicit size: wgpu pads buffers that have VERTEX usage, and an
-                        // implicit-size storage binding lets `arrayLength` see the padding.
-                        Bound::Buffer(b) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: b,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(b.size()),
-                        }),
-                        Bound::View(v) => wgpu::BindingResource::TextureView(v),
-                        Bound::Sampler(s) => wgpu::BindingResource::Sampler(s),
-                    },
-                })
-                .collect();
+            let entries = entries_of(&bound);
             let group = dev
                 .scoped(|device| {
                     device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &entries })
@@ -468,9 +453,90 @@ impl Renderer {
     }
 }
 
+impl Renderer {
+    /// Dispatches a compute shader once (bind group 0 holds its resources, as the binding plan
+    /// places the compute stage). `resolve` supplies the resource for each binding.
+    pub fn dispatch(
+        &mut self,
+        dev: &Device,
+        cs: &Program,
+        groups: [u32; 3],
+        resolve: &mut dyn FnMut(ShaderStage, &ResourceBinding) -> Result<Bound, DrawError>,
+    ) -> Result<(), DrawError> {
+        if !self.compute.contains_key(&cs.wgsl) {
+            let module = self.module(dev, &cs.wgsl).map_err(DrawError::Fail)?;
+            let made = dev.scoped(|device| {
+                let layout = layout_for(device, cs);
+                let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: None,
+                    bind_group_layouts: &[Some(&layout)],
+                    immediate_size: 0,
+                });
+                let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: None,
+                    layout: Some(&pl),
+                    module: &module,
+                    entry_point: Some(&cs.entry),
+                    compilation_options: Default::default(),
+                    cache: None,
+                });
+                (pipeline, layout)
+            });
+            self.compute.insert(cs.wgsl.clone(), made.map_err(|e| format!("compute pipeline creation failed: {e}")));
+        }
+        let (pipeline, layout) = match &self.compute[&cs.wgsl] {
+            Ok(p) => p.clone(),
+            Err(e) => return Err(DrawError::Fail(e.clone())),
+        };
+        let mut bound = Vec::new();
+        for b in &cs.bindings {
+            bound.push((b.binding, resolve(cs.stage, b)?));
+        }
+        let entries = entries_of(&bound);
+        let group = dev
+            .scoped(|device| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &layout, entries: &entries })
+            })
+            .map_err(|e| DrawError::Fail(format!("bind group creation failed: {e}")))?;
+        dev.scoped(|device| {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &group, &[]);
+                pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
+            }
+            dev.queue.submit([encoder.finish()]);
+        })
+        .map_err(|e| DrawError::Fail(format!("dispatch failed: {e}")))
+    }
+}
+
+/// Bind group entries for resolved bindings. Buffers are bound with an explicit size: wgpu pads
+/// buffers that have VERTEX usage, and an implicit-size storage binding lets `arrayLength` see
+/// the padding.
+fn entries_of(bound: &[(u32, Bound)]) -> Vec<wgpu::BindGroupEntry<'_>> {
+    bound
+        .iter()
+        .map(|(binding, r)| wgpu::BindGroupEntry {
+            binding: *binding,
+            resource: match r {
+                Bound::Buffer(b) => wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: b,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(b.size()),
+                }),
+                Bound::View(v) => wgpu::BindingResource::TextureView(v),
+                Bound::Sampler(s) => wgpu::BindingResource::Sampler(s),
+            },
+        })
+        .collect()
+}
+
 fn layout_for(device: &wgpu::Device, p: &Program) -> wgpu::BindGroupLayout {
     let visibility = match p.stage {
         ShaderStage::Vertex => wgpu::ShaderStages::VERTEX,
+        ShaderStage::Compute => wgpu::ShaderStages::COMPUTE,
         _ => wgpu::ShaderStages::FRAGMENT,
     };
     let entries: Vec<wgpu::BindGroupLayoutEntry> = p

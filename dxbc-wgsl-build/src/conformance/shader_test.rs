@@ -407,10 +407,17 @@ impl Replay<'_> {
             "dispatch" => {
                 self.last_draw_todo = self.marked(e, "todo") || self.marked(e, "bug");
                 self.last_blobs = self.blobs_of(e);
-                let o = Outcome::Skipped(SkipReason::ComputeDispatch);
+                let o = match self.try_dispatch(e) {
+                    Ok(()) => Outcome::Ok,
+                    Err(DrawError::Skip(s)) => Outcome::Skipped(s),
+                    Err(DrawError::Fail(f)) => Outcome::Failed(f),
+                };
                 for ((ty, _), r) in self.resources.iter_mut() {
                     if ty == "uav" {
-                        r.tainted = Some(o.clone());
+                        r.tainted = match &o {
+                            Outcome::Ok => None,
+                            other => Some(other.clone()),
+                        };
                     }
                 }
                 self.last_render = o;
@@ -835,6 +842,40 @@ impl Replay<'_> {
             copy_bits(self.dev, &stand_in, &texture, texel_size);
         }
         result
+    }
+
+    fn try_dispatch(&mut self, e: &Value) -> Result<(), DrawError> {
+        if e.get("render_expected_to_fail").is_some() {
+            return Err(DrawError::Fail("no compute blob (vkd3d could not compile it)".into()));
+        }
+        let Some(dxbc) = e.get("shaders").and_then(|s| s.get("cs")).and_then(|s| s.get("dxbc")).and_then(Value::as_str)
+        else {
+            return Err(DrawError::Fail("a dispatch without a compute shader blob".into()));
+        };
+        let options = TranslateOptions {
+            typed_buffer_formats: self.typed_buffer_formats(),
+            typed_uav_formats: self.typed_uav_formats(),
+            ..Default::default()
+        };
+        let cs = self.program(dxbc, &options)?;
+        if cs.stage != ShaderStage::Compute {
+            return Err(DrawError::Fail(format!("{dxbc} is not a compute shader")));
+        }
+        let groups: Vec<u32> = e
+            .get("groups")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|v| v.as_u64().unwrap_or(1) as u32)
+            .collect();
+        let groups = [
+            groups.first().copied().unwrap_or(1),
+            groups.get(1).copied().unwrap_or(1),
+            groups.get(2).copied().unwrap_or(1),
+        ];
+        let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
+        let mut resolve = |_: ShaderStage, b: &ResourceBinding| bind(dev, resources, samplers, uniforms, b);
+        renderer.dispatch(dev, &cs, groups, &mut resolve)
     }
 
     fn vertex_inputs(&self, vs: &Program) -> Result<Vec<Option<VertexInput>>, DrawError> {
