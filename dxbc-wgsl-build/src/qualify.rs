@@ -299,7 +299,14 @@ fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
     }
 }
 
-fn process(input: &Input, keep_wgsl: bool) -> Outcome {
+/// The translator `qualify` runs (a parameter so that tests can make it panic).
+type TranslateFn = fn(&[u8]) -> Result<dxbc_wgsl::Translation, TranslateError>;
+
+fn translate_default(bytes: &[u8]) -> Result<dxbc_wgsl::Translation, TranslateError> {
+    dxbc_wgsl::translate(bytes, &TranslateOptions::default())
+}
+
+fn process(input: &Input, keep_wgsl: bool, translate: TranslateFn) -> Outcome {
     let path = input.label();
     let bytes = match &input.load {
         Load::File(p) => match std::fs::read(p) {
@@ -340,7 +347,7 @@ fn process(input: &Input, keep_wgsl: bool) -> Outcome {
     }
 
     LAST_PANIC.with(|p| p.borrow_mut().take());
-    let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(&bytes, &TranslateOptions::default()));
+    let result = std::panic::catch_unwind(|| translate(&bytes));
     let mut wgsl = None;
     match result {
         Err(payload) => {
@@ -396,7 +403,7 @@ pub fn qualify(paths: &[PathBuf], tint: bool, progress: &ProgressBar) -> anyhow:
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
         .map(|i| {
-            let o = process(i, tint);
+            let o = process(i, tint, translate_default);
             progress.inc(1);
             o
         })
@@ -544,6 +551,31 @@ mod tests {
         assert_eq!(lexical_clean(Path::new("a/effects/../shaders/./x.dxbc")), PathBuf::from("a/shaders/x.dxbc"));
         assert_eq!(lexical_clean(Path::new("../x/../y")), PathBuf::from("../y"));
         assert_eq!(lexical_clean(Path::new("./")), PathBuf::from("."));
+    }
+
+    #[test]
+    fn a_translator_panic_is_a_failure_with_its_message() {
+        fn panicking(_: &[u8]) -> Result<dxbc_wgsl::Translation, TranslateError> {
+            panic!("index out of bounds in the lowering");
+        }
+        let vs = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../example-engine/shaders/directxtk/BasicEffect/BasicEffect_VSBasic.dxbc"),
+        )
+        .unwrap();
+        let input = Input { display: "vs.dxbc".into(), symbol: None, load: Load::Bytes(vs.clone()) };
+        let ok = process(&input, false, translate_default).record;
+        assert_eq!(ok.status, Status::Qualified);
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()))));
+        let r = process(&input, false, panicking).record;
+        std::panic::set_hook(previous);
+        assert_eq!(r.status, Status::Failed);
+        assert_eq!((r.stage, r.sha256.as_deref()), (Some("vertex"), Some(sha256_hex(&vs).as_str())));
+        let reason = r.reason.unwrap();
+        assert!(reason.starts_with("internal error: the translator panicked"), "{reason}");
+        assert!(reason.contains("index out of bounds in the lowering"), "{reason}");
+        assert!(reason.contains("qualify.rs"), "the panic's location is kept: {reason}");
     }
 
     #[test]
