@@ -246,6 +246,9 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         | Opcode::DCL_INPUT_PS_SGV
         | Opcode::DCL_INPUT_PS_SIV => {
             let operand = ins.operands[0].clone();
+            if operand.reg() >= 32 {
+                return Err(unsupported(&format!("input register v{} beyond D3D's 32", operand.reg())));
+            }
             let interpolation = if matches!(op, Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SIV) {
                 Interpolation::from_u32(ins.control & 0xf).ok_or_else(|| unsupported("interpolation mode"))?
             } else {
@@ -262,6 +265,9 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         }
         Opcode::DCL_OUTPUT | Opcode::DCL_OUTPUT_SGV | Opcode::DCL_OUTPUT_SIV => {
             let operand = ins.operands[0].clone();
+            if operand.reg() >= 32 {
+                return Err(unsupported(&format!("output register o{} beyond D3D's 32", operand.reg())));
+            }
             m.outputs.push(IoDecl {
                 at: i,
                 register: operand.reg(),

@@ -1234,7 +1234,9 @@ impl Cx<'_, '_> {
             // Every signature register is output (zero when unwritten) so that any pixel shader
             // reading a subset links.
             for e in &m.output_signature.elements {
-                if !out_regs.contains(&e.register) {
+                // Registers past D3D's 32 cannot be real outputs; a hostile signature could
+                // otherwise ask for any location.
+                if e.register < 32 && !out_regs.contains(&e.register) {
                     out_regs.push(e.register);
                 }
             }
