@@ -134,19 +134,10 @@ mod asm {
             names.extend(name.as_bytes());
             names.push(0);
         }
-        while names.len() % 4 != 0 {
-            names.push(0);
-        }
+        names.resize(names.len().next_multiple_of(4), 0);
         let mut out: Vec<u8> = head.iter().flat_map(|w| w.to_le_bytes()).collect();
         out.extend(names);
         out
-    }
-
-    /// A source operand with a modifier (1 = neg, 2 = abs, 3 = -abs) in an extended token.
-    pub fn with_modifier(mut operand: Vec<u32>, modifier: u32) -> Vec<u32> {
-        operand[0] |= 1 << 31;
-        operand.insert(1, 1 | (modifier << 6));
-        operand
     }
 
     fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
