@@ -49,6 +49,10 @@ enum Command {
         /// Name of the WGSL entry point (default `main`).
         #[arg(long)]
         entry_point: Option<String>,
+        /// The format of a typed view the bytecode does not carry: `t3=rgba32float` (typed
+        /// Buffer SRV), `u0=rgba8unorm` (typed UAV). Repeatable.
+        #[arg(long = "view-format", value_name = "SLOT=FORMAT")]
+        view_formats: Vec<String>,
     },
     /// Show a shader's chunks, signatures and resource bindings.
     Info {
@@ -140,9 +144,12 @@ fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
 
 fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Translate { file, output, symbol, entry_point } => {
+        Command::Translate { file, output, symbol, entry_point, view_formats } => {
             let bytes = read(file.clone(), symbol)?;
-            let options = dxbc_wgsl::TranslateOptions { entry_point, ..Default::default() };
+            let mut options = dxbc_wgsl::TranslateOptions { entry_point, ..Default::default() };
+            for v in &view_formats {
+                options.set_view_format(v).map_err(anyhow::Error::msg).context("--view-format")?;
+            }
             let t = match dxbc_wgsl::translate(&bytes, &options) {
                 Err(dxbc_wgsl::TranslateError::Unsupported(r)) => {
                     // `<file>: unsupported (<reason>) at instruction N (byte offset 0x..) `op`: detail`

@@ -195,6 +195,54 @@ pub enum TypedBufferFormat {
     Sint32(u8),
 }
 
+impl TypedBufferFormat {
+    /// The typed-buffer element format of a 32-bit-per-component texel format (`r32float` →
+    /// `Float32(1)`, `rgba32uint` → `Uint32(4)`), `None` for other formats.
+    pub fn from_texel(f: TexelFormat) -> Option<Self> {
+        if !f.is_32bit() {
+            return None;
+        }
+        let n = f.components();
+        Some(match f.scalar() {
+            ScalarKind::Float => TypedBufferFormat::Float32(n),
+            ScalarKind::Uint => TypedBufferFormat::Uint32(n),
+            ScalarKind::Sint => TypedBufferFormat::Sint32(n),
+        })
+    }
+}
+
+impl TranslateOptions {
+    /// Applies one `SLOT=FORMAT` view-format setting, as the CLI and effect files spell it:
+    /// `t3=rgba32float` (a typed `Buffer` SRV: 32-bit formats), `u0=rgba8unorm` (a typed UAV).
+    /// Formats are WGSL names or DXGI names (`R32G32B32A32_FLOAT`).
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn set_view_format(&mut self, setting: &str) -> Result<(), String> {
+        let (slot, format) =
+            setting.split_once('=').ok_or_else(|| format!("`{setting}`: expected SLOT=FORMAT, e.g. u0=r32float"))?;
+        let f = TexelFormat::parse(format.trim()).ok_or_else(|| {
+            format!("`{format}` is not a known texel format (e.g. r32float, rgba8unorm, R32G32B32A32_UINT)")
+        })?;
+        let slot = slot.trim();
+        let number = |s: &str| s.parse::<u32>().map_err(|_| format!("`{slot}`: expected t# or u#"));
+        if let Some(n) = slot.strip_prefix('t') {
+            let b = TypedBufferFormat::from_texel(f)
+                .ok_or_else(|| format!("`{format}`: typed Buffer SRVs support 32-bit-per-component formats"))?;
+            let n = number(n)?;
+            self.typed_buffer_formats.retain(|(s, _)| *s != n);
+            self.typed_buffer_formats.push((n, b));
+        } else if let Some(n) = slot.strip_prefix('u') {
+            let n = number(n)?;
+            self.typed_uav_formats.retain(|(s, _)| *s != n);
+            self.typed_uav_formats.push((n, f));
+        } else {
+            return Err(format!("`{slot}`: expected t# or u#"));
+        }
+        Ok(())
+    }
+}
+
 /// One shader-stage input or output as WGSL sees it (one `@location` or `@builtin`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InterfaceVar {

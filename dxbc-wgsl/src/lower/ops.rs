@@ -1791,6 +1791,16 @@ impl Cx<'_, '_> {
             return Err(refuse_at(self, i, RefusalReason::ResourceUnsupported, "UAV hidden counters (append/consume)"));
         }
         let (dst, uav_k) = if imm { (Some(&ops[0]), 1) } else { (None, 0) };
+        if self.storage_textures.contains_key(&ops[uav_k].reg())
+            || self.typed_buffers.contains_key(&(true, ops[uav_k].reg()))
+        {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "atomics on a typed UAV (WGSL has atomics only on storage-buffer words)",
+            ));
+        }
         let buf = self.buffer(i, &ops[uav_k])?;
         if !buf.atomic {
             return Err(TranslateError::Internal("atomic on a buffer not declared atomic".into()));
