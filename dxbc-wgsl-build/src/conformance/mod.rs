@@ -152,3 +152,32 @@ pub fn cli(paths: &[PathBuf], json: Option<&Path>) -> anyhow::Result<bool> {
     println!("{}", report.summary_line());
     Ok(report.totals().failed == 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_finds_tables_and_replays_and_rejects_other_files() {
+        let dir = std::env::temp_dir().join(format!("dxbc-wgsl-conformance-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("wine")).expect("mkdir");
+        std::fs::create_dir_all(dir.join("vkd3d-shader-tests/a")).expect("mkdir");
+        std::fs::write(dir.join("wine/expected.jsonl"), "").expect("write");
+        std::fs::write(dir.join("wine/other.txt"), "").expect("write");
+        std::fs::write(dir.join("vkd3d-shader-tests/a/test.json"), "{}").expect("write");
+        let cases = discover(std::slice::from_ref(&dir)).expect("discover");
+        assert_eq!(
+            cases,
+            [Case::Table(dir.join("wine/expected.jsonl")), Case::ShaderTest(dir.join("vkd3d-shader-tests/a")),]
+        );
+        // The same case named twice (folder and file) is run once.
+        let twice = discover(&[dir.join("vkd3d-shader-tests/a"), dir.join("vkd3d-shader-tests/a/test.json")])
+            .expect("discover");
+        assert_eq!(twice.len(), 1);
+        assert!(discover(&[dir.join("wine/other.txt")]).is_err());
+        assert!(discover(&[dir.join("missing")]).is_err());
+        assert_eq!(corpus_root(&dir.join("wine/expected.jsonl")), dir);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -297,29 +297,35 @@ fn model_value(m: &str) -> (u32, u32) {
     (it.next().unwrap_or(0), it.next().unwrap_or(0))
 }
 
-impl Replay<'_> {
-    /// Whether a condition (`at_model`: a bool, or a DNF over tags and models) holds here.
-    fn holds(&self, at_model: &Value) -> bool {
-        match at_model {
-            Value::Bool(b) => *b,
-            Value::Array(alternatives) => alternatives.iter().any(|alt| {
-                alt.as_array().is_some_and(|terms| {
-                    terms.iter().all(|t| {
-                        if let Some(tag) = t.get("tag").and_then(Value::as_str) {
-                            let negate = t.get("negate").and_then(Value::as_bool).unwrap_or(false);
-                            self.has_tag(tag) != negate
-                        } else if let Some(m) = t.get("sm_ge").and_then(Value::as_str) {
-                            model_value(&self.model) >= model_value(m)
-                        } else if let Some(m) = t.get("sm_lt").and_then(Value::as_str) {
-                            model_value(&self.model) < model_value(m)
-                        } else {
-                            false
-                        }
-                    })
+/// Whether a condition holds: `at_model` is a bool, or a DNF (alternatives of terms) over backend
+/// tags (`{tag, negate}`) and models (`{sm_ge}`, `{sm_lt}`) evaluated at `model`.
+fn condition_holds(at_model: &Value, model: &str, has_tag: &dyn Fn(&str) -> bool) -> bool {
+    match at_model {
+        Value::Bool(b) => *b,
+        Value::Array(alternatives) => alternatives.iter().any(|alt| {
+            alt.as_array().is_some_and(|terms| {
+                terms.iter().all(|t| {
+                    if let Some(tag) = t.get("tag").and_then(Value::as_str) {
+                        let negate = t.get("negate").and_then(Value::as_bool).unwrap_or(false);
+                        has_tag(tag) != negate
+                    } else if let Some(m) = t.get("sm_ge").and_then(Value::as_str) {
+                        model_value(model) >= model_value(m)
+                    } else if let Some(m) = t.get("sm_lt").and_then(Value::as_str) {
+                        model_value(model) < model_value(m)
+                    } else {
+                        false
+                    }
                 })
-            }),
-            _ => false,
-        }
+            })
+        }),
+        _ => false,
+    }
+}
+
+impl Replay<'_> {
+    /// Whether a condition (`at_model`) holds here.
+    fn holds(&self, at_model: &Value) -> bool {
+        condition_holds(at_model, &self.model, &|tag| self.has_tag(tag))
     }
 
     /// vkd3d's backend tags that describe this executor. The tags name vkd3d's own backends
@@ -1639,4 +1645,55 @@ pub(crate) fn resolve(dev: &Device, src: &wgpu::Texture) -> Result<wgpu::Texture
         dev.queue.submit([encoder.finish()]);
     })?;
     Ok(dst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dnf(text: &str) -> Value {
+        serde_json::from_str(text).expect("json")
+    }
+
+    #[test]
+    fn conditions_combine_tags_and_models() {
+        let llvmpipe = |t: &str| t == "llvmpipe";
+        assert!(condition_holds(&Value::Bool(true), "4.0", &llvmpipe));
+        assert!(!condition_holds(&Value::Bool(false), "4.0", &llvmpipe));
+        // glsl | msl: neither is us.
+        let c = dnf(r#"[[{"tag": "glsl", "negate": false}], [{"tag": "msl", "negate": false}]]"#);
+        assert!(!condition_holds(&c, "4.0", &llvmpipe));
+        // llvmpipe holds on lavapipe only.
+        let c = dnf(r#"[[{"tag": "llvmpipe", "negate": false}]]"#);
+        assert!(condition_holds(&c, "5.0", &llvmpipe));
+        assert!(!condition_holds(&c, "5.0", &|_| false));
+        // !vulkan & sm>=5.0
+        let c = dnf(r#"[[{"tag": "vulkan", "negate": true}, {"sm_ge": "5.0"}]]"#);
+        assert!(condition_holds(&c, "5.0", &llvmpipe));
+        assert!(!condition_holds(&c, "4.1", &llvmpipe));
+        let c = dnf(r#"[[{"sm_lt": "4.1"}]]"#);
+        assert!(condition_holds(&c, "4.0", &llvmpipe));
+        assert!(!condition_holds(&c, "4.1", &llvmpipe));
+    }
+
+    #[test]
+    fn integer_probes_expect_twos_complement_bits() {
+        let e = dnf(r#"{"kind": "i32", "components": 2, "expected": [-1, 22], "ulps": 0}"#);
+        let (v, wide, tol) = expected_of(&e);
+        assert_eq!(v.iter().map(|x| x.0).collect::<Vec<_>>(), [0xffff_ffff, 22]);
+        assert!(!wide);
+        assert_eq!(tol, "exact");
+        let e = dnf(r#"{"kind": "f32", "expected_bits": ["0x7fc00000"], "ulps": 3}"#);
+        let (v, _, tol) = expected_of(&e);
+        assert_eq!(v[0].0, 0x7fc0_0000);
+        assert_eq!(tol, "3 ulps");
+    }
+
+    #[test]
+    fn formats_keep_their_texel_layout_across_kinds() {
+        assert_eq!(with_kind(wgpu::TextureFormat::Rgba32Float, ScalarKind::Uint), wgpu::TextureFormat::Rgba32Uint);
+        assert_eq!(with_kind(wgpu::TextureFormat::R32Uint, ScalarKind::Float), wgpu::TextureFormat::R32Float);
+        assert_eq!(texture_format("r32g32-uint"), Some((wgpu::TextureFormat::Rg32Uint, 2)));
+        assert_eq!(vertex_format("r32g32-float", ScalarKind::Uint), Some(wgpu::VertexFormat::Uint32x2));
+    }
 }
