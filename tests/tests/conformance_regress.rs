@@ -280,3 +280,74 @@ fn position_stays_at_the_pixel_centre_when_running_per_sample() {
     let [r, g, _, a] = got[0].to_le_bytes();
     assert_eq!((r, g, a), (0, 0, 255), "resolved (r, g, a) of 8·(frac(pos) − 0.5)²");
 }
+
+const IMUL: u32 = 38;
+const UMUL: u32 = 81;
+const UDIV: u32 = 78;
+
+/// `null` destination.
+fn null() -> Vec<u32> {
+    vec![13 << 12]
+}
+
+/// The high half of `umul`/`imul` (WGSL has no mulhi): unsigned 0xFFFFFFFF² has high word
+/// 0xFFFFFFFE; signed 0x80000000 × 7 = -15032385536 has high word -4 (an unsigned high half would
+/// say 3) and low word 0x80000000.
+#[test]
+fn mul_high_halves_are_exact_signed_and_unsigned() {
+    let Some(dev) = device("mul_high_halves_are_exact_signed_and_unsigned") else { return };
+    // cb0[0] = (0xFFFFFFFF, 0x80000000, 7, 0)
+    // umul r0.x, null, cb0[0].x, cb0[0].x
+    // imul r0.y, r0.z, cb0[0].y, cb0[0].z
+    // umul r0.w, null, cb0[0].y, cb0[0].z
+    let body = [
+        ins(UMUL, &[dst(TEMP, 0, "x"), null(), cb(0, 0, "xxxx"), cb(0, 0, "xxxx")]),
+        ins(IMUL, &[dst(TEMP, 0, "y"), dst(TEMP, 0, "z"), cb(0, 0, "yyyy"), cb(0, 0, "zzzz")]),
+        ins(UMUL, &[dst(TEMP, 0, "w"), null(), cb(0, 0, "yyyy"), cb(0, 0, "zzzz")]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    let got =
+        run_pixel_shader(&dev, &blob, &[u32::MAX, 0x8000_0000, 7, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(got, [0xFFFF_FFFE, 0xFFFF_FFFC, 0x8000_0000, 3], "umul/imul high and low words");
+}
+
+/// `udiv` reads both sources before writing either result: with the quotient written over the
+/// dividend's register, the remainder must still be 9 % 4 = 1 (not 2 % 4).
+#[test]
+fn udiv_reads_its_sources_before_writing() {
+    let Some(dev) = device("udiv_reads_its_sources_before_writing") else { return };
+    // cb0[0] = (9, 4, 0, 0)
+    // mov r0.x, cb0[0].x
+    // udiv r0.x, r0.y, r0.x, cb0[0].y     -> r0.x = 2, r0.y = 1
+    // mov o0.xy, r0.xy ; o0.zw = 0
+    let body = [
+        ins(MOV, &[dst(TEMP, 0, "x"), cb(0, 0, "xxxx")]),
+        ins(UDIV, &[dst(TEMP, 0, "x"), dst(TEMP, 0, "y"), src(TEMP, 0, "xxxx"), cb(0, 0, "yyyy")]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzz")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    let got = run_pixel_shader(&dev, &blob, &[9, 4, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(&got[..2], &[2, 1], "quotient and remainder");
+}
+
+/// D3D's pixel-shader `SV_Position.w` is the clip-space w; WGSL's fragment `position.w` is its
+/// reciprocal. Drawn with w = 2 everywhere, D3D reads 2 (a straight copy would read 0.5).
+#[test]
+fn position_w_is_clip_w_not_its_reciprocal() {
+    let Some(dev) = device("position_w_is_clip_w_not_its_reciprocal") else { return };
+    // dcl_input_ps_siv linear noperspective v0.w, position
+    // mov o0.xyzw, v0.wwww
+    let decl = vec![DCL_INPUT_PS_SIV | (4 << 11) | (4 << 24), 2 | (8 << 4) | (1 << 12) | (1 << 20), 0, 1];
+    let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(1, 0, "wwww")])];
+    let blob = pixel_shader_with(0x40, &[decl], &[Input("SV_Position", 1, 3, 0, 0xf)], 1, &body, false);
+    let got = dxbc_wgsl_build::conformance::table::run_pixel_shader_clip_w(
+        &dev,
+        &blob,
+        &[],
+        wgpu::TextureFormat::Rgba32Float,
+        2.0,
+    )
+    .expect("draw");
+    assert_eq!(f32::from_bits(got[0]), 2.0, "SV_Position.w");
+}

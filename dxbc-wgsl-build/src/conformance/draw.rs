@@ -63,6 +63,12 @@ impl Program {
 /// A pass-through vertex shader drawing a full-screen triangle from `vertex_index` and writing
 /// zeros to every user location the pixel shader reads, with the pixel shader's interpolation.
 pub fn fullscreen_vs_for(ps: &Program) -> Result<Program, String> {
+    fullscreen_vs_with_w(ps, 1.0)
+}
+
+/// [`fullscreen_vs_for`] with every corner's clip-space `w` set to `w` (x and y scaled by it, so
+/// the triangle covers the same pixels): for testing `SV_Position.w`.
+pub fn fullscreen_vs_with_w(ps: &Program, w: f32) -> Result<Program, String> {
     let module = naga::front::wgsl::parse_str(&ps.wgsl).map_err(|e| format!("re-parsing the pixel shader: {e}"))?;
     let ep = module
         .entry_points
@@ -104,8 +110,9 @@ pub fn fullscreen_vs_for(ps: &Program) -> Result<Program, String> {
     s.push_str(
         "}\n\n@vertex\nfn main(@builtin(vertex_index) i: u32) -> VsOut {\n    \
          var corners = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(-1.0, 3.0), vec2<f32>(3.0, -1.0));\n    \
-         var o: VsOut;\n    o.position = vec4<f32>(corners[i], 0.0, 1.0);\n",
+         var o: VsOut;\n",
     );
+    let _ = writeln!(s, "    o.position = vec4<f32>(corners[i] * {w:?}, 0.0, {w:?});");
     for (loc, _, ty) in &locations {
         let _ = writeln!(s, "    o.v{loc} = {ty}();");
     }

@@ -254,6 +254,26 @@ pub fn run_pixel_shader(
     run_pixel_shader_multisampled(dev, bytes, cb0, format, 1)
 }
 
+/// [`run_pixel_shader`] drawn with clip-space `w` = `clip_w` at every vertex (same pixels
+/// covered): the pixel shader's `SV_Position.w` is then `clip_w` in D3D.
+pub fn run_pixel_shader_clip_w(
+    dev: &Device,
+    bytes: &[u8],
+    cb0: &[u32],
+    format: wgpu::TextureFormat,
+    clip_w: f32,
+) -> Result<Vec<u32>, String> {
+    let t = dxbc_wgsl::translate(bytes, &Default::default()).map_err(|e| e.to_string())?;
+    let ps = Program::from_translation(t);
+    let vs = super::draw::fullscreen_vs_with_w(&ps, clip_w)?;
+    let target = Target::with_samples(dev, format, 1);
+    let mut renderer = Renderer::default();
+    draw_row(dev, &mut renderer, &vs, &ps, cb0, &target).map_err(|e| match e {
+        DrawError::Skip(s) => s.to_string(),
+        DrawError::Fail(f) => f,
+    })
+}
+
 /// [`run_pixel_shader`] into a target of `samples` samples per pixel, resolved by averaging
 /// (float formats); returns the resolved texel's words (one word for `Rgba8Unorm`).
 pub fn run_pixel_shader_multisampled(

@@ -536,7 +536,7 @@ impl Cx<'_, '_> {
                 continue;
             }
             if let ResourceShape::Typed { dim: 1, ret, .. } = r.shape {
-                self.declare_typed_buffer(r, ret, options)?;
+                self.declare_typed_buffer(r, ret, atomic_uavs.contains(&r.id), options)?;
                 continue;
             }
             if r.uav {
@@ -737,6 +737,7 @@ impl Cx<'_, '_> {
         &mut self,
         r: &crate::ir::ResourceDecl,
         ret: [u8; 4],
+        atomic: bool,
         options: &TranslateOptions,
     ) -> Result<(), TranslateError> {
         let m = self.m;
@@ -796,7 +797,12 @@ impl Cx<'_, '_> {
                 "WebGPU vertex shaders cannot write storage buffers",
             ));
         }
-        let word = self.ty(ScalarKind::Uint, 1);
+        let atomic = atomic && r.uav;
+        let word = if atomic {
+            self.module.types.insert(Type { name: None, inner: TypeInner::Atomic(naga::Scalar::U32) }, Span::UNDEFINED)
+        } else {
+            self.ty(ScalarKind::Uint, 1)
+        };
         let arr = self.module.types.insert(
             Type { name: None, inner: TypeInner::Array { base: word, size: naga::ArraySize::Dynamic, stride: 4 } },
             Span::UNDEFINED,
@@ -1079,6 +1085,21 @@ impl Cx<'_, '_> {
                     let y = self.b.comp(xy, 1);
                     let z = self.b.comp(val, 2);
                     let w = self.b.comp(val, 3);
+                    let v4 = self.ty(ScalarKind::Float, 4);
+                    self.b.compose(v4, vec![x, y, z, w])
+                } else {
+                    val
+                };
+                let declared_mask = decls.iter().fold(0u8, |a, d| a | d.mask);
+                let val = if sysval == sv::POSITION && stage == ShaderStage::Pixel && declared_mask & 8 != 0 {
+                    // D3D's SV_Position.w in a pixel shader is the clip-space w; WGSL's fragment
+                    // position.w is its reciprocal.
+                    let x = self.b.comp(val, 0);
+                    let y = self.b.comp(val, 1);
+                    let z = self.b.comp(val, 2);
+                    let w = self.b.comp(val, 3);
+                    let one = self.b.f32(1.0);
+                    let w = self.b.bin(naga::BinaryOperator::Divide, one, w);
                     let v4 = self.ty(ScalarKind::Float, 4);
                     self.b.compose(v4, vec![x, y, z, w])
                 } else {
