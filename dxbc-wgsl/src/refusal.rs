@@ -102,7 +102,7 @@ impl fmt::Display for Refusal {
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum TranslateError {
     /// The input could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Read(#[from] ReadError),
     /// The shader uses something that cannot be translated exactly.
     #[error("{0}")]

@@ -356,7 +356,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         Opcode::DCL_INDEX_RANGE => {
             return Err(unsupported("dcl_indexrange (relative addressing of inputs/outputs)"));
         }
-        _ => return Err(unsupported(&format!("`{}`", op.name()))),
+        _ => return Err(unsupported("this declaration is not translated yet")),
     }
     Ok(())
 }
