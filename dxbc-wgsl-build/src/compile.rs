@@ -421,6 +421,38 @@ pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<Compil
             );
         }
     }
+    // A `[resources]` entry that names a register no shader of the effect binds is a typo (`t1`
+    // for `t0`): it would silently do nothing.
+    for r in &effect.resources {
+        let bound = shaders.iter().any(|s| {
+            let stage_ok = r.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage));
+            stage_ok
+                && s.info.bindings.iter().any(|b| {
+                    let class = match b.class {
+                        RegisterClass::Sampler => ResourceClass::Sampler,
+                        RegisterClass::ShaderResource => ResourceClass::Srv,
+                        RegisterClass::UnorderedAccess => ResourceClass::Uav,
+                        RegisterClass::ConstantBuffer => return false,
+                    };
+                    class == r.class && b.slot == r.slot && b.space == r.space
+                })
+        });
+        if !bound {
+            push(
+                &mut errors,
+                effect.error(
+                    &r.span,
+                    format!(
+                        "no shader of the effect binds {}{}{} (named `{}` here)",
+                        r.class.letter(),
+                        r.slot,
+                        if r.space == 0 { String::new() } else { format!(" in space {}", r.space) },
+                        r.name
+                    ),
+                ),
+            );
+        }
+    }
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }

@@ -443,3 +443,16 @@ fn header_symbol_on_a_binary_file() {
     );
     expect_compile_at(&text, "\"Tiny_VS.dxbc\"", 0, "is a DXBC container, not a header");
 }
+
+#[test]
+fn resource_name_for_an_unbound_register() {
+    // The tiny vertex shader binds no texture: naming t1 (a typo for t0, say) is an error, not a
+    // silently ignored key.
+    let base = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\n");
+    expect_compile_at(
+        &format!("{base}[resources]\nt1 = \"texture\"\n"),
+        "t1",
+        0,
+        "no shader of the effect binds t1 (named `texture` here)",
+    );
+}
