@@ -674,6 +674,18 @@ fn check_link(
                     o.wgsl_type()
                 ))
             }
+            Some(o) if o.interpolation.is_some() && input.interpolation.is_some() && o.interpolation != input.interpolation => {
+                Some(format!(
+                    "pixel shader {} reads {} with {} interpolation, but vertex shader {} writes it with {}: WebGPU needs both \
+                     sides to agree, and effects translate each vertex shader once (D3D declares interpolation in the pixel \
+                     shader only)",
+                    ps.labels[0],
+                    input.semantic_label(),
+                    input.interpolation.as_deref().unwrap_or(""),
+                    vs.labels[0],
+                    o.interpolation.as_deref().unwrap_or("")
+                ))
+            }
             Some(_) => None,
         };
         if let Some(p) = problem {

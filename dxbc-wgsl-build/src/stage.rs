@@ -76,6 +76,10 @@ pub struct Interface {
     pub components: u8,
     /// First component in the D3D register.
     pub first_component: u8,
+    /// Interpolation of a varying (`perspective`, `flat`, `linear_centroid`...), `None` for
+    /// builtins and vertex inputs.
+    #[serde(default)]
+    pub interpolation: Option<String>,
 }
 
 impl Interface {
@@ -252,6 +256,18 @@ impl StageInfo {
             },
             components: v.components,
             first_component: v.first_component,
+            interpolation: v.interpolation.map(|i| {
+                match i {
+                    dxbc_wgsl::Interpolation::Perspective => "perspective",
+                    dxbc_wgsl::Interpolation::PerspectiveCentroid => "perspective_centroid",
+                    dxbc_wgsl::Interpolation::PerspectiveSample => "perspective_sample",
+                    dxbc_wgsl::Interpolation::Linear => "linear",
+                    dxbc_wgsl::Interpolation::LinearCentroid => "linear_centroid",
+                    dxbc_wgsl::Interpolation::LinearSample => "linear_sample",
+                    dxbc_wgsl::Interpolation::Flat => "flat",
+                }
+                .to_string()
+            }),
         };
         let binding = |b: &dxbc_wgsl::ResourceBinding| Binding {
             class: match b.register.class {

@@ -456,3 +456,37 @@ fn resource_name_for_an_unbound_register() {
         "no shader of the effect binds t1 (named `texture` here)",
     );
 }
+
+/// Like the fake translator, but the pixel shaders declare their inputs `nointerpolation` (flat)
+/// while the vertex shaders write perspective-interpolated outputs, as a D3D pair may.
+struct FlatPixelInputs;
+
+impl dxbc_wgsl_build::compile::Translator for FlatPixelInputs {
+    fn translate(
+        &mut self,
+        shader: &dxbc_wgsl_build::effect::ShaderRef,
+        _bytes: &[u8],
+    ) -> Result<dxbc_wgsl_build::stage::StageInfo, String> {
+        let mut info = common::fake_info(&shader.label());
+        let pixel = info.stage == dxbc_wgsl_build::effect::Stage::Pixel;
+        let list = if pixel { &mut info.inputs } else { &mut info.outputs };
+        for v in list.iter_mut().filter(|v| v.location.is_some()) {
+            v.interpolation = Some(if pixel { "flat" } else { "perspective" }.to_string());
+        }
+        Ok(info)
+    }
+}
+
+#[test]
+fn interpolation_mismatch_between_the_stages_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write_tiny(dir.path());
+    let effect = Effect::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let err =
+        compile::compile(effect, &mut FlatPixelInputs).expect_err("a flat pixel input fed by a perspective output");
+    let d = err.first().unwrap();
+    assert!(d.message.contains("with flat interpolation") && d.message.contains("with perspective"), "{d}");
+    // The same pair with matching interpolation compiles.
+    let effect = Effect::load(&path).unwrap();
+    compile::compile(effect, &mut common::FakeTranslator::default()).unwrap_or_else(|e| panic!("{e}"));
+}

@@ -114,3 +114,43 @@ fn tint_rejects_nonuniform_derivative() {
     assert!(!v[0].ok, "Tint accepted a non-uniform derivative");
     assert!(v[1].ok, "Tint rejected the filtered module: {:?}", v[1].messages);
 }
+
+/// Arithmetic on immediates only must not become a WGSL constant expression: D3D gives an
+/// infinity or NaN for `log l(0)` and `div l(1), l(0)`, and 0xFFFFFFFF for `udiv` by zero, while
+/// WGSL compilers reject such constant expressions (naga rejects the integer division outright).
+#[test]
+fn immediate_only_arithmetic_is_not_constant_folded() {
+    // ps_4_0; dcl_output o0.xyzw; dcl_temps 1
+    // log r0.x, l(0); div r0.y, l(1), l(0); udiv r0.z, null, l(1), l(0); mul r0.w, l(1e38), l(1e38)
+    // mov o0, r0; ret
+    let temp = |mask: u32| 2 | (mask << 4) | (1 << 20);
+    let imm = |v: u32| [1 | (4 << 12), v];
+    let mut w: Vec<u32> = vec![0x40, 0, 101 | (3 << 24), 0x0010_20f2, 0, 104 | (2 << 24), 1];
+    w.extend([47 | (5 << 24), temp(1), 0]);
+    w.extend(imm(0));
+    w.extend([14 | (7 << 24), temp(2), 0]);
+    w.extend(imm(1.0f32.to_bits()));
+    w.extend(imm(0));
+    w.extend([78 | (8 << 24), temp(4), 0, 13 << 12]);
+    w.extend(imm(1));
+    w.extend(imm(0));
+    w.extend([56 | (7 << 24), temp(8), 0]);
+    w.extend(imm(1e38f32.to_bits()));
+    w.extend(imm(1e38f32.to_bits()));
+    w.extend([54 | (5 << 24), 0x0010_20f2, 0, 2 | (1 << 2) | (0xe4 << 4) | (1 << 20), 0]);
+    w.push(62 | (1 << 24));
+    w[1] = w.len() as u32;
+    let shdr: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let osgn: Vec<u8> = [1u32, 8, 32, 0, 64, 3, 0, 0x0f]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .chain(b"SV_Target\0\0\0".iter().copied())
+        .collect();
+    let blob = dxbc_wgsl::container::assemble(&[(*b"ISGN", vec![0; 8]), (*b"OSGN", osgn), (*b"SHDR", shdr)]);
+    let t = translate(&blob, &TranslateOptions::default()).expect("translates (naga accepts)");
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
+        return;
+    }
+    let v = dxbc_wgsl_build::tint::check(&[t.wgsl.as_str()]).expect("tint");
+    assert!(v[0].ok, "Tint rejected:\n{}\n{:?}", t.wgsl, v[0].messages);
+}

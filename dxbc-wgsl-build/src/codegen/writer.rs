@@ -31,11 +31,20 @@ impl W {
         self.line(s);
     }
     /// One `///` doc line (an empty `s` gives a bare `///`).
+    ///
+    /// Text from blobs (semantic names) or effect files can hold anything: line breaks start a new
+    /// `///` line and other control characters are escaped, so no text ever leaves the comment.
     pub fn doc(&mut self, s: &str) {
-        if s.is_empty() {
-            self.line("///");
-        } else {
-            self.line(&format!("/// {s}"));
+        for line in s.split(['\n', '\r']) {
+            let clean: String = line
+                .chars()
+                .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+                .collect();
+            if clean.is_empty() {
+                self.line("///");
+            } else {
+                self.line(&format!("/// {clean}"));
+            }
         }
     }
     /// User text as doc lines (one per line of `s`).
@@ -47,5 +56,21 @@ impl W {
     /// The text.
     pub fn finish(self) -> String {
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::W;
+
+    /// Text from blobs cannot leave a doc comment: a line break starts another `///` line and
+    /// control characters are escaped.
+    #[test]
+    fn doc_text_cannot_escape_the_comment() {
+        let mut w = W::default();
+        w.doc("POSITION\n    pub fn injected() {}\r// x\u{7}");
+        let out = w.finish();
+        assert!(out.lines().all(|l| l.trim_start().starts_with("///")), "{out}");
+        assert!(out.contains("\\u{7}"), "{out}");
     }
 }

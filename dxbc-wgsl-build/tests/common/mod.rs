@@ -77,6 +77,7 @@ pub fn iface(semantic: &str, index: u32, register: u32, location: Option<u32>, c
         scalar: ScalarKind::Float,
         components,
         first_component: 0,
+        interpolation: None,
     }
 }
 

@@ -8,10 +8,10 @@ use crate::shader::Shader;
 use crate::sm4::{Index, Instruction, Opcode, OperandType, ShaderStage};
 use crate::TranslateOptions;
 
-/// Deepest nesting of `if`/`loop`/`switch` accepted. D3D allows 64 levels of each kind; the
-/// lowering, the uniformity analysis and naga recurse per level, so the bound also keeps their
-/// stacks small.
-pub const MAX_NESTING: usize = 192;
+/// Deepest nesting of `if`/`loop`/`switch` accepted. Tint limits WGSL statement nesting to 127
+/// (an `if` takes two levels, a `switch` three), and the lowering, the uniformity analysis and
+/// naga recurse per level; real shaders nest a handful deep (D3D allows 64 of each kind).
+pub const MAX_NESTING: usize = 40;
 
 /// A refusal at an instruction.
 pub(crate) fn refuse(
@@ -91,7 +91,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 return Err(unstructured(
                     i,
                     ins,
-                    &format!("control flow nested deeper than {MAX_NESTING} levels (D3D's limit is 64)"),
+                    &format!("control flow nested deeper than {MAX_NESTING} levels (WGSL compilers limit nesting; Tint to 127 statements)"),
                 ));
             }
             Opcode::IF => stack.push((Scope::IfThen { at: i }, Vec::new())),
@@ -149,6 +149,12 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                         cases.push(c);
                     } else if !body.is_empty() {
                         return Err(unstructured(i, ins, "code in a `switch` without `case`"));
+                    }
+                    let mut seen = std::collections::HashSet::new();
+                    if cases.iter().filter(|c| c.is_default).count() > 1
+                        || !cases.iter().flat_map(|c| &c.values).all(|v| seen.insert(*v))
+                    {
+                        return Err(unstructured(i, ins, "a switch with a repeated case value or two defaults"));
                     }
                     stack.last_mut().expect("root").1.push(Node::Switch { at, cases });
                 }

@@ -111,13 +111,15 @@ impl FnBuilder {
 
     // ---- small helpers ----
 
-    /// The bits of a non-finite float as a runtime `u32` (a load from a private global).
-    fn nonfinite(&mut self, bits: u32) -> Handle<Expression> {
+    /// A 32-bit immediate as a runtime `u32` (a load from a private global), so that expressions
+    /// built on it are not constant expressions WGSL compilers evaluate (and reject on an
+    /// infinity, a NaN or a division by zero).
+    pub fn runtime_word(&mut self, bits: u32) -> Handle<Expression> {
         if let Some(&(_, g)) = self.nonfinite_globals.iter().find(|(b, _)| *b == bits) {
             let p = self.expr(Expression::GlobalVariable(g));
             return self.load(p);
         }
-        // The owner declares a global for every non-finite immediate of the program up front.
+        // The owner declares a global for every such immediate of the program up front.
         self.u32(bits)
     }
 
@@ -147,7 +149,7 @@ impl FnBuilder {
                     let u = self.u32(bits);
                     self.expr(Expression::As { expr: u, kind: ScalarKind::Float, convert: None })
                 } else {
-                    let u = self.nonfinite(bits);
+                    let u = self.runtime_word(bits);
                     self.expr(Expression::As { expr: u, kind: ScalarKind::Float, convert: None })
                 }
             }

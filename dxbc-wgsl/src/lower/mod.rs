@@ -114,6 +114,8 @@ pub(crate) struct Cx<'a, 'p> {
     pub textures: HashMap<u32, Tex>,
     /// Conservative depth output: (output member, greater-equal?, fragment position).
     pub depth_clamp: Option<(usize, bool, Handle<Expression>)>,
+    /// The instruction being lowered reads its immediates at run time ([`runtime_immediates`]).
+    pub runtime_imm: bool,
     /// Typed buffers by (is UAV, id).
     pub typed_buffers: HashMap<(bool, u32), TypedBuf>,
     /// Typed UAV textures by id.
@@ -192,6 +194,21 @@ fn ir_interpolation(i: crate::Interpolation) -> Interpolation {
         P::LinearSample => Interpolation::LinearNoPerspectiveSample,
         P::Flat => Interpolation::Constant,
     }
+}
+
+/// Whether an instruction's immediates are read at run time: when two or more of its sources,
+/// or all of them, are immediates, the WGSL built from them would be a constant expression,
+/// which WGSL compilers evaluate at shader creation and reject where D3D gives an infinity or a
+/// NaN (`log l(0)`, `div l(1), l(0)`, `mul l(1e38), l(1e38)`) — or naga rejects outright
+/// (integer division by a constant zero). Moves are left alone.
+pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
+    if ins.opcode.is_declaration() || matches!(ins.opcode, Opcode::MOV | Opcode::MOVC | Opcode::SWAPC) {
+        return false;
+    }
+    let nd = ins.dst_count();
+    let srcs = &ins.operands[nd.min(ins.operands.len())..];
+    let imms = srcs.iter().filter(|o| o.ty == OperandType::Immediate32).count();
+    imms >= 2 || (imms >= 1 && imms == srcs.len())
 }
 
 fn naga_kind(k: IfScalar) -> ScalarKind {
@@ -274,6 +291,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         buffers: HashMap::new(),
         typed_buffers: HashMap::new(),
         depth_clamp: None,
+        runtime_imm: false,
         storage_textures: HashMap::new(),
         out_struct: None,
         bindings: Vec::new(),
@@ -495,11 +513,20 @@ impl Cx<'_, '_> {
                 .module
                 .global_expressions
                 .append(Expression::Compose { ty: arr, components: rows }, Span::UNDEFINED);
-            let c = self
-                .module
-                .constants
-                .append(naga::Constant { name: Some("icb".into()), ty: arr, init }, Span::UNDEFINED);
-            let e = self.b.expr(Expression::Constant(c));
+            // A private variable, not a constant: reads of it must not be constant expressions
+            // (a NaN row read with a constant index would be rejected by WGSL compilers).
+            let g = self.module.global_variables.append(
+                GlobalVariable {
+                    name: Some("icb".into()),
+                    space: AddressSpace::Private,
+                    binding: None,
+                    ty: arr,
+                    init: Some(init),
+                    memory_decorations: Default::default(),
+                },
+                Span::UNDEFINED,
+            );
+            let e = self.b.expr(Expression::GlobalVariable(g));
             self.icb = Some((e, n, st));
         }
         let (cmp_tex, cmp_samplers, plain_samplers) = self.compare_usage();
@@ -552,7 +579,14 @@ impl Cx<'_, '_> {
                 4 => (ImageDimension::D2, false, true, 2),
                 5 => (ImageDimension::D3, false, false, 3),
                 6 => (ImageDimension::Cube, false, false, 3),
-                7 => (ImageDimension::D1, true, false, 1),
+                7 => {
+                    return Err(refuse_decl(
+                        m,
+                        r.at,
+                        RefusalReason::WebGpuLimitation,
+                        "1D texture arrays: WGSL has no texture_1d_array",
+                    ));
+                }
                 8 => (ImageDimension::D2, true, false, 2),
                 10 => (ImageDimension::Cube, true, false, 3),
                 9 => {
@@ -628,10 +662,11 @@ impl Cx<'_, '_> {
     fn declare_nonfinite(&mut self) {
         let mut bits: Vec<u32> = Vec::new();
         for ins in &self.m.program.instructions {
+            let all = runtime_immediates(ins);
             for o in &ins.operands {
                 if o.ty == OperandType::Immediate32 {
                     for &w in &o.imm {
-                        if (w >> 23) & 0xff == 0xff && !bits.contains(&w) {
+                        if (all || (w >> 23) & 0xff == 0xff) && !bits.contains(&w) {
                             bits.push(w);
                         }
                     }
@@ -969,6 +1004,22 @@ impl Cx<'_, '_> {
     ) -> Result<(Vec<InterfaceVar>, Vec<InterfaceVar>), TranslateError> {
         let m = self.m;
         let stage = m.version.stage;
+        // Semantic names are HLSL identifiers; anything else (control characters, code) is a
+        // hostile blob, and the names travel on into generated code and reports.
+        for e in m.input_signature.elements.iter().chain(&m.output_signature.elements) {
+            let ok = !e.semantic_name.is_empty()
+                && e.semantic_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !e.semantic_name.starts_with(|c: char| c.is_ascii_digit());
+            if !ok {
+                let at = m.program.instructions.iter().position(|i| i.opcode.is_declaration()).unwrap_or(0);
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::OperandUnsupported,
+                    format!("signature semantic name {:?} is not an HLSL identifier", e.semantic_name),
+                ));
+            }
+        }
         let mut in_vars = Vec::new();
         // ---- inputs ----
         let mut regs: Vec<u32> = Vec::new();

@@ -171,10 +171,31 @@ impl Cx<'_, '_> {
         let sw = op.select.swizzle();
         let comps: Vec<u8> = lanes.iter().map(|&l| sw[l as usize]).collect();
         let n = comps.len();
+        if op.ty == OperandType::Immediate32 && op.imm.is_empty() {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "an immediate operand with no components",
+            ));
+        }
         let v = if op.ty == OperandType::Immediate32 {
             let vals: Vec<u32> =
                 comps.iter().map(|&c| if op.imm.len() == 1 { op.imm[0] } else { op.imm[c as usize] }).collect();
-            let parts: Vec<E> = vals.iter().map(|&b| self.b.lit_bits(want, b)).collect();
+            let parts: Vec<E> = if self.runtime_imm {
+                vals.iter()
+                    .map(|&b| {
+                        let w = self.b.runtime_word(b);
+                        if want == U {
+                            w
+                        } else {
+                            self.b.bitcast(w, want)
+                        }
+                    })
+                    .collect()
+            } else {
+                vals.iter().map(|&b| self.b.lit_bits(want, b)).collect()
+            };
             let ty = self.ty(want, n);
             self.b.compose(ty, parts)
         } else {
@@ -315,9 +336,11 @@ impl Cx<'_, '_> {
                     refuse_at(self, i, RefusalReason::OperandUnsupported, "icb without dcl_immediateConstantBuffer")
                 })?;
                 let idx = op.indices.first().cloned().unwrap_or(Index::Imm(0));
-                // A constant array is indexed by value, not through a pointer.
                 let v = match idx {
-                    Index::Imm(v) if v < n => self.b.expr(Expression::AccessIndex { base: arr, index: v }),
+                    Index::Imm(v) if v < n => {
+                        let p = self.b.expr(Expression::AccessIndex { base: arr, index: v });
+                        self.b.load(p)
+                    }
                     Index::Imm(_) | Index::Imm64(_) => {
                         let ty = self.ty(st.kind(), 4);
                         self.b.expr(Expression::ZeroValue(ty))
@@ -326,7 +349,8 @@ impl Cx<'_, '_> {
                         let ix = self.index(i, &idx)?;
                         let last = self.b.u32(n - 1);
                         let clamped = self.b.math(M::Min, &[ix, last]);
-                        let val = self.b.expr(Expression::Access { base: arr, index: clamped });
+                        let p = self.b.expr(Expression::Access { base: arr, index: clamped });
+                        let val = self.b.load(p);
                         let nn = self.b.u32(n);
                         let inb = self.b.bin(B::Less, ix, nn);
                         let ty = self.ty(st.kind(), 4);
@@ -515,6 +539,13 @@ impl Cx<'_, '_> {
     // ------------------------------------------------------------------ instructions
 
     fn op(&mut self, i: usize) -> R<()> {
+        self.runtime_imm = super::runtime_immediates(self.m.ins(i));
+        let r = self.op_inner(i);
+        self.runtime_imm = false;
+        r
+    }
+
+    fn op_inner(&mut self, i: usize) -> R<()> {
         let ins: &Instruction = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = ops.first().map(|o| mask_lanes(o.select.mask())).unwrap_or_default();
