@@ -123,6 +123,20 @@ pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
 /// # Errors
 /// A message naming the path (and symbol) when the file is missing or unreadable.
 pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, String> {
+    // Only regular files, and not without bound: `/dev/zero` or a symlink to it would never end.
+    const MAX_INPUT: u64 = 256 << 20;
+    if let Ok(meta) = std::fs::metadata(&shader.path) {
+        if !meta.is_file() {
+            return Err(format!("{} is not a regular file", shader.path.display()));
+        }
+        if meta.len() > MAX_INPUT {
+            return Err(format!(
+                "{} is {} bytes; shader inputs are limited to {MAX_INPUT}",
+                shader.path.display(),
+                meta.len()
+            ));
+        }
+    }
     let bytes = std::fs::read(&shader.path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             format!("shader file not found: {}", shader.path.display())
@@ -180,6 +194,19 @@ pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<Compil
             errors.push(d);
         }
     };
+    // Every combination of axis values is a permutation: bound the product before enumerating it
+    // (an effect with 20 bool axes would otherwise generate a million-entry table).
+    const MAX_PERMUTATIONS: u128 = 4096;
+    let combinations = effect.axes.iter().try_fold(1u128, |acc, a| acc.checked_mul(a.len() as u128));
+    if combinations.is_none_or(|n| n > MAX_PERMUTATIONS) {
+        let span = effect.axes.iter().map(|a| &a.span).next_back().cloned().unwrap_or_default();
+        return Err(Diagnostics(vec![effect.error(
+            &span,
+            format!(
+                "the axes allow more than {MAX_PERMUTATIONS} combinations; split the effect or exclude combinations"
+            ),
+        )]));
+    }
     let permutations = effect.permutations();
 
     // Generated type names must not collide.

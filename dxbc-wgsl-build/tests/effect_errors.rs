@@ -490,3 +490,12 @@ fn interpolation_mismatch_between_the_stages_is_an_error() {
     let effect = Effect::load(&path).unwrap();
     compile::compile(effect, &mut common::FakeTranslator::default()).unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[test]
+fn too_many_permutations() {
+    let axes: String = (0..13).map(|i| format!("a{i} = \"bool\"\n")).collect();
+    let text =
+        format!("[effect]\nname = \"E\"\n[axes]\n{axes}{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\n");
+    let (_, d) = compile_err(&text);
+    assert!(d.message.contains("more than 4096 combinations"), "{d}");
+}

@@ -30,3 +30,24 @@ fn a_semantic_with_code_in_it_is_refused() {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+/// Relative indexing of a temp register (`r[r0.x + 0]`) is not a D3D form (only `x#` is
+/// indexable): it is refused, not read as `r0`.
+#[test]
+fn a_relatively_indexed_temp_is_refused() {
+    // ps_4_0: dcl_output o0.xyzw; dcl_temps 1; mov o0.xyzw, r[r0.x + 0].xyzw; ret
+    let src_rel = [2 | (1 << 2) | (0xe4 << 4) | (1 << 20) | (2 << 22), 0x0010_000A, 0];
+    let mut w: Vec<u32> =
+        vec![0x40, 0, 101 | (3 << 24), 0x0010_20f2, 0, 104 | (2 << 24), 1, 54 | (6 << 24), 0x0010_20f2, 0];
+    w.extend(src_rel);
+    w.push(62 | (1 << 24));
+    w[1] = w.len() as u32;
+    let shdr: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut osgn: Vec<u8> = [1u32, 8, 32, 0, 64, 3, 0, 0x0f].iter().flat_map(|x| x.to_le_bytes()).collect();
+    osgn.extend(b"SV_Target\0\0\0");
+    let blob = assemble(&[(*b"ISGN", vec![0; 8]), (*b"OSGN", osgn), (*b"SHDR", shdr)]);
+    match translate(&blob, &TranslateOptions::default()) {
+        Err(TranslateError::Unsupported(r)) => assert!(r.detail.contains("relative indexing of a temp"), "{r}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}

@@ -37,6 +37,15 @@ pub(crate) fn refuse(
 pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<Module<'p>, TranslateError> {
     let program = &shader.program;
     let version = program.version;
+    if !matches!((version.major, version.minor), (4, 0) | (4, 1) | (5, 0) | (5, 1)) {
+        return Err(TranslateError::Unsupported(Refusal {
+            reason: RefusalReason::OperandUnsupported,
+            instruction: None,
+            offset: shader.container.program_chunk().map(|c| c.offset),
+            opcode: None,
+            detail: format!("shader model {}.{} is not one of SM4.0-SM5.1", version.major, version.minor),
+        }));
+    }
     if matches!(version.stage, ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain) {
         return Err(TranslateError::Unsupported(Refusal {
             reason: RefusalReason::StageUnsupported,
@@ -94,7 +103,10 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                     &format!("control flow nested deeper than {MAX_NESTING} levels (WGSL compilers limit nesting; Tint to 127 statements)"),
                 ));
             }
-            Opcode::IF => stack.push((Scope::IfThen { at: i }, Vec::new())),
+            Opcode::IF => {
+                check_operand_shapes(i, ins)?;
+                stack.push((Scope::IfThen { at: i }, Vec::new()))
+            }
             Opcode::ELSE => match stack.pop() {
                 Some((Scope::IfThen { at }, then)) => stack.push((Scope::IfElse { at, then }, Vec::new())),
                 _ => return Err(unstructured(i, ins, "`else` without `if`")),
@@ -112,7 +124,10 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 Some((Scope::Loop { at }, body)) => stack.last_mut().expect("root").1.push(Node::Loop { at, body }),
                 _ => return Err(unstructured(i, ins, "`endloop` without `loop`")),
             },
-            Opcode::SWITCH => stack.push((Scope::Switch { at: i, cases: Vec::new(), open: None }, Vec::new())),
+            Opcode::SWITCH => {
+                check_operand_shapes(i, ins)?;
+                stack.push((Scope::Switch { at: i, cases: Vec::new(), open: None }, Vec::new()))
+            }
             Opcode::CASE | Opcode::DEFAULT => {
                 let Some((Scope::Switch { open, cases, .. }, body)) = stack.last_mut() else {
                     return Err(unstructured(i, ins, "`case` outside `switch`"));
@@ -178,6 +193,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                     }
                     _ => {}
                 }
+                check_operand_shapes(i, ins)?;
                 stack.last_mut().expect("root").1.push(Node::Jump(i))
             }
             Opcode::NOP => {}
@@ -193,6 +209,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 return Err(refuse(RefusalReason::StageUnsupported, i, ins, "hull-shader phase"))
             }
             _ => {
+                check_operand_shapes(i, ins)?;
                 if ins.opcode.info().is_some_and(|x| x.dst.contains('d') || x.src.contains('d')) {
                     return Err(refuse(RefusalReason::Float64, i, ins, "double-precision arithmetic: WGSL has no f64"));
                 }
@@ -207,6 +224,75 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
     }
     m.body = stack.pop().expect("root").1;
     Ok(m)
+}
+
+/// Operand shapes the lowering relies on; anything else is malformed (or a form fxc never
+/// writes) and refused rather than read as something plausible: temp registers and the
+/// constant-buffer id take an immediate index, indexable temps and constant buffers their second
+/// index, no 64-bit indices, destinations take a write mask and no modifier.
+fn check_operand_shapes(i: usize, ins: &Instruction) -> Result<(), TranslateError> {
+    use crate::sm4::{ComponentSelect, Modifier};
+    let bad = |what: String| refuse(RefusalReason::OperandUnsupported, i, ins, what);
+    fn walk(
+        op: &crate::sm4::Operand,
+        depth: u32,
+        bad: &dyn Fn(String) -> TranslateError,
+    ) -> Result<(), TranslateError> {
+        if op.indices.iter().any(|x| matches!(x, Index::Imm64(_))) {
+            return Err(bad("a 64-bit register index".into()));
+        }
+        let need = |n: usize| -> Result<(), TranslateError> {
+            if op.indices.len() < n {
+                Err(bad(format!("{:?} operand with {} indices (needs {n})", op.ty, op.indices.len())))
+            } else {
+                Ok(())
+            }
+        };
+        match op.ty {
+            OperandType::Temp => {
+                need(1)?;
+                if op.indices[0].is_relative() {
+                    return Err(bad("relative indexing of a temp register (only x# can be indexed)".into()));
+                }
+            }
+            OperandType::IndexableTemp => {
+                need(2)?;
+                if op.indices[0].is_relative() {
+                    return Err(bad("a relative indexable-temp register number".into()));
+                }
+            }
+            OperandType::ConstantBuffer => {
+                need(2)?;
+                if op.indices[0].is_relative() {
+                    return Err(bad("a constant-buffer register chosen by a register (resource arrays)".into()));
+                }
+            }
+            OperandType::Input | OperandType::Output => need(1)?,
+            _ => {}
+        }
+        for x in op.indices.iter() {
+            if let Index::Relative { reg, .. } = x {
+                if depth > 2 {
+                    return Err(bad("relative indices nested too deep".into()));
+                }
+                walk(reg, depth + 1, bad)?;
+            }
+        }
+        Ok(())
+    }
+    let nd = ins.dst_count();
+    for (k, op) in ins.operands.iter().enumerate() {
+        walk(op, 0, &bad)?;
+        if k < nd && op.ty != OperandType::Null {
+            if op.modifier != Modifier::None {
+                return Err(bad("a source modifier on a destination".into()));
+            }
+            if matches!(op.select, ComponentSelect::Swizzle(_) | ComponentSelect::Select1(_)) {
+                return Err(bad("a destination with a swizzle instead of a write mask".into()));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn case_value(i: usize, ins: &Instruction) -> Result<u32, TranslateError> {
@@ -273,6 +359,12 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             let operand = ins.operands[0].clone();
             if operand.reg() >= 32 {
                 return Err(unsupported(&format!("output register o{} beyond D3D's 32", operand.reg())));
+            }
+            if m.version.stage == ShaderStage::Pixel && operand.ty == OperandType::Output && operand.reg() >= 8 {
+                return Err(unsupported(&format!(
+                    "pixel output o{}: D3D and WebGPU have 8 render targets",
+                    operand.reg()
+                )));
             }
             m.outputs.push(IoDecl {
                 at: i,

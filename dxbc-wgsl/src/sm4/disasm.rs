@@ -44,7 +44,9 @@ pub fn disassemble(program: &Program) -> String {
             _ => {}
         }
         for line in text.lines() {
-            for _ in 0..depth {
+            // Indentation stops growing past 64 levels (D3D's nesting limit), so hostile nesting
+            // cannot make the listing grow quadratically.
+            for _ in 0..depth.min(64) {
                 out.push_str("  ");
             }
             out.push_str(line);
