@@ -154,3 +154,25 @@ fn immediate_only_arithmetic_is_not_constant_folded() {
     let v = dxbc_wgsl_build::tint::check(&[t.wgsl.as_str()]).expect("tint");
     assert!(v[0].ok, "Tint rejected:\n{}\n{:?}", t.wgsl, v[0].messages);
 }
+
+/// The IR validator runs between the builder and the lowering on every corpus shader the builder
+/// accepts (in release builds too, where `translate` skips it).
+#[test]
+fn ir_validator_accepts_every_built_module() {
+    let Some(corpus) = dxbc_wgsl_tests::corpus_dir() else {
+        eprintln!("SKIPPED: the shader corpus is absent");
+        return;
+    };
+    let mut checked = 0;
+    for path in blobs(&corpus) {
+        let bytes = std::fs::read(&path).expect("read");
+        let Ok(shader) = dxbc_wgsl::Shader::parse(&bytes, &Default::default()) else { continue };
+        let Ok(module) = dxbc_wgsl::ir::build(&shader, &TranslateOptions::default()) else { continue };
+        if let Err(e) = dxbc_wgsl::ir::validate(&module) {
+            panic!("{}: IR invalid: {e}", path.display());
+        }
+        checked += 1;
+    }
+    eprintln!("IR validated for {checked} shaders");
+    assert!(checked > 2000, "only {checked} shaders built");
+}

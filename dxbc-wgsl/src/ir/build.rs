@@ -104,7 +104,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 ));
             }
             Opcode::IF => {
-                check_operand_shapes(i, ins)?;
+                check_operand_shapes(&m, i, ins)?;
                 stack.push((Scope::IfThen { at: i }, Vec::new()))
             }
             Opcode::ELSE => match stack.pop() {
@@ -125,7 +125,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 _ => return Err(unstructured(i, ins, "`endloop` without `loop`")),
             },
             Opcode::SWITCH => {
-                check_operand_shapes(i, ins)?;
+                check_operand_shapes(&m, i, ins)?;
                 stack.push((Scope::Switch { at: i, cases: Vec::new(), open: None }, Vec::new()))
             }
             Opcode::CASE | Opcode::DEFAULT => {
@@ -193,7 +193,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                     }
                     _ => {}
                 }
-                check_operand_shapes(i, ins)?;
+                check_operand_shapes(&m, i, ins)?;
                 stack.last_mut().expect("root").1.push(Node::Jump(i))
             }
             Opcode::NOP => {}
@@ -209,7 +209,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
                 return Err(refuse(RefusalReason::StageUnsupported, i, ins, "hull-shader phase"))
             }
             _ => {
-                check_operand_shapes(i, ins)?;
+                check_operand_shapes(&m, i, ins)?;
                 if ins.opcode.info().is_some_and(|x| x.dst.contains('d') || x.src.contains('d')) {
                     return Err(refuse(RefusalReason::Float64, i, ins, "double-precision arithmetic: WGSL has no f64"));
                 }
@@ -230,9 +230,22 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
 /// writes) and refused rather than read as something plausible: temp registers and the
 /// constant-buffer id take an immediate index, indexable temps and constant buffers their second
 /// index, no 64-bit indices, destinations take a write mask and no modifier.
-fn check_operand_shapes(i: usize, ins: &Instruction) -> Result<(), TranslateError> {
+fn check_operand_shapes(m: &Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {
     use crate::sm4::{ComponentSelect, Modifier};
     let bad = |what: String| refuse(RefusalReason::OperandUnsupported, i, ins, what);
+    // Registers must be declared (the IR validator's invariants hold for every module built).
+    fn declared(m: &Module<'_>, op: &crate::sm4::Operand) -> Result<(), String> {
+        match op.ty {
+            OperandType::Temp if op.reg() >= m.temps => Err(format!("r{} past dcl_temps {}", op.reg(), m.temps)),
+            OperandType::IndexableTemp if !m.indexable_temps.iter().any(|x| x.register == op.reg()) => {
+                Err(format!("x{} is not declared", op.reg()))
+            }
+            _ => op.indices.iter().try_for_each(|x| match x {
+                Index::Relative { reg, .. } => declared(m, reg),
+                _ => Ok(()),
+            }),
+        }
+    }
     fn walk(
         op: &crate::sm4::Operand,
         depth: u32,
@@ -283,6 +296,10 @@ fn check_operand_shapes(i: usize, ins: &Instruction) -> Result<(), TranslateErro
     let nd = ins.dst_count();
     for (k, op) in ins.operands.iter().enumerate() {
         walk(op, 0, &bad)?;
+        declared(m, op).map_err(bad)?;
+        if k < nd && op.ty != OperandType::Null && op.select.mask() == 0 {
+            return Err(bad("a destination with an empty write mask".into()));
+        }
         if k < nd && op.ty != OperandType::Null {
             if op.modifier != Modifier::None {
                 return Err(bad("a source modifier on a destination".into()));
