@@ -196,19 +196,30 @@ fn ir_interpolation(i: crate::Interpolation) -> Interpolation {
     }
 }
 
-/// Whether an instruction's immediates are read at run time: when two or more of its sources,
-/// or all of them, are immediates, the WGSL built from them would be a constant expression,
-/// which WGSL compilers evaluate at shader creation and reject where D3D gives an infinity or a
-/// NaN (`log l(0)`, `div l(1), l(0)`, `mul l(1e38), l(1e38)`) — or naga rejects outright
-/// (integer division by a constant zero). Moves are left alone.
+/// Whether an instruction's immediates are read at run time: when the WGSL built from its
+/// immediates alone would form a constant expression — all its sources are immediates, or the
+/// two factors of a `mad` are — WGSL compilers evaluate it at shader creation and reject it where
+/// D3D gives an infinity or a NaN (`log l(0)`, `div l(1), l(0)`, `mul l(1e38), l(1e38)`), and naga
+/// rejects integer division by a constant zero outright. Moves and resource accesses (never
+/// constant-evaluated) are left alone.
 pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
     if ins.opcode.is_declaration() || matches!(ins.opcode, Opcode::MOV | Opcode::MOVC | Opcode::SWAPC) {
         return false;
     }
+    let Some(info) = ins.opcode.info() else { return false };
+    if info.dst.is_empty() || info.src.contains('r') || info.src.contains('s') {
+        // Control flow (its conditions are lowered elsewhere) and resource accesses.
+        return false;
+    }
     let nd = ins.dst_count();
     let srcs = &ins.operands[nd.min(ins.operands.len())..];
-    let imms = srcs.iter().filter(|o| o.ty == OperandType::Immediate32).count();
-    imms >= 2 || (imms >= 1 && imms == srcs.len())
+    let imm = |o: &crate::sm4::Operand| o.ty == OperandType::Immediate32;
+    let all = !srcs.is_empty() && srcs.iter().all(imm);
+    let mad_factors = matches!(ins.opcode, Opcode::MAD | Opcode::IMAD | Opcode::UMAD)
+        && srcs.len() == 3
+        && imm(&srcs[0])
+        && imm(&srcs[1]);
+    all || mad_factors
 }
 
 fn naga_kind(k: IfScalar) -> ScalarKind {
