@@ -193,7 +193,14 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
         let meta = std::fs::metadata(root).with_context(|| format!("{}: no such file or directory", root.display()))?;
         if meta.is_dir() {
             for entry in walkdir::WalkDir::new(root).follow_links(true).sort_by_file_name() {
-                let entry = entry.with_context(|| format!("walking {}", root.display()))?;
+                // A dangling symlink or a loop is reported and skipped; the run goes on.
+                let entry = match entry {
+                    Ok(e) => e,
+                    Err(e) => {
+                        eprintln!("warning: skipping an entry under {}: {e}", root.display());
+                        continue;
+                    }
+                };
                 if entry.file_type().is_file() {
                     if let Some(k) = kind_of(entry.path()) {
                         files.push((entry.into_path(), k));

@@ -215,3 +215,17 @@ fn translate_prints_the_refusal_diagnostic() {
     assert!(err.starts_with(&expected), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// A dangling symlink in a folder is skipped with a warning; the run still ends with its summary.
+#[cfg(unix)]
+#[test]
+fn a_dangling_symlink_does_not_abort_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = directxtk().join("BasicEffect/BasicEffect_PSBasic.dxbc");
+    std::fs::copy(&blob, dir.path().join("ps.dxbc")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("missing.dxbc"), dir.path().join("dangling.dxbc")).unwrap();
+    let o = run(&["qualify", "--no-progress", dir.path().to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.trim_end().ends_with("qualified: 1, unsupported: 0, failed: 0"), "{out}");
+}

@@ -434,6 +434,14 @@ pub fn snake_case(name: &str) -> String {
     if out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
+    // Generated code uses the result as an identifier: never empty, never a keyword (`Type` →
+    // `type_`, `Self` → `self_`).
+    if out.is_empty() {
+        out.push_str("unnamed");
+    }
+    if is_keyword(&out) {
+        out.push('_');
+    }
     out
 }
 
@@ -527,5 +535,21 @@ mod tests {
         assert_eq!(pascal_case("one_light"), "OneLight");
         assert_eq!(pascal_case("Parameters"), "Parameters");
         assert_eq!(pascal_case("none"), "None");
+    }
+}
+
+#[cfg(test)]
+mod identifier_tests {
+    use super::snake_case;
+
+    /// Names from effect files and blobs become Rust identifiers: keywords get a trailing `_`, and
+    /// a name with no letters still yields an identifier.
+    #[test]
+    fn snake_case_never_yields_a_keyword_or_nothing() {
+        assert_eq!(snake_case("Type"), "type_");
+        assert_eq!(snake_case("Self"), "self_");
+        assert_eq!(snake_case("crate"), "crate_");
+        assert_eq!(snake_case("_"), "unnamed");
+        assert_eq!(snake_case("DiffuseColor"), "diffuse_color");
     }
 }
