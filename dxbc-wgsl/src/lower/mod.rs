@@ -125,8 +125,6 @@ pub(crate) struct Cx<'a, 'p> {
     /// Output struct type and, per member, the local it is read from.
     pub out_struct: Option<(Handle<Type>, Vec<Handle<Expression>>)>,
     pub bindings: Vec<ResourceBinding>,
-    /// Current nesting of control flow (for the uniformity analysis).
-    pub cf_depth: u32,
     pub uniformity_note: Option<String>,
 }
 
@@ -306,7 +304,6 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         storage_textures: HashMap::new(),
         out_struct: None,
         bindings: Vec::new(),
-        cf_depth: 0,
         uniformity_note: None,
     };
     if let Some(i) = crate::ir::uniformity::first_nonuniform_derivative(m) {

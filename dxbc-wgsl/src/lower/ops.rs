@@ -38,14 +38,12 @@ impl Cx<'_, '_> {
                 Node::Op(i) => self.op(*i)?,
                 Node::If { at, then, otherwise } => {
                     let cond = self.condition(*at)?;
-                    self.cf_depth += 1;
                     self.b.open();
                     let then_ends = self.block(then)?;
                     let accept = self.b.close();
                     self.b.open();
                     let else_ends = self.block(otherwise)?;
                     let reject = self.b.close();
-                    self.cf_depth -= 1;
                     self.b.stmt(Statement::If { condition: cond, accept, reject });
                     if then_ends && else_ends {
                         // Both branches leave: what follows is dead (and WGSL warns about it).
@@ -53,11 +51,9 @@ impl Cx<'_, '_> {
                     }
                 }
                 Node::Loop { body, .. } => {
-                    self.cf_depth += 1;
                     self.b.open();
                     self.block(body)?;
                     let body_block = self.b.close();
-                    self.cf_depth -= 1;
                     self.b.stmt(Statement::Loop { body: body_block, continuing: naga::Block::new(), break_if: None });
                     if !breaks_out(self.m, body) {
                         // A loop nothing breaks out of only ends by `ret`.
@@ -67,7 +63,6 @@ impl Cx<'_, '_> {
                 Node::Switch { at, cases } => {
                     let ins = self.m.ins(*at);
                     let sel = self.read(*at, &ins.operands[0], &[0], U)?;
-                    self.cf_depth += 1;
                     let mut out = Vec::new();
                     let mut has_default = false;
                     let mut all_end = true;
@@ -107,7 +102,6 @@ impl Cx<'_, '_> {
                             fall_through: false,
                         });
                     }
-                    self.cf_depth -= 1;
                     self.b.stmt(Statement::Switch { selector: sel, cases: out });
                     if has_default && all_end {
                         // Every clause returns: what follows is dead.
@@ -986,7 +980,6 @@ impl Cx<'_, '_> {
             | Opcode::DERIV_RTX_FINE
             | Opcode::DERIV_RTY_FINE => {
                 self.require_pixel(i)?;
-                self.note_derivative(i);
                 let (axis, ctrl) = match ins.opcode {
                     Opcode::DERIV_RTX => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
                     Opcode::DERIV_RTY => (naga::DerivativeAxis::Y, naga::DerivativeControl::None),
@@ -1060,10 +1053,6 @@ impl Cx<'_, '_> {
         }
         Ok(())
     }
-
-    /// Derivatives and implicit-LOD samples need uniform control flow in WGSL; the module-level
-    /// uniformity analysis (`ir::uniformity`) decides whether the diagnostic filter is needed.
-    fn note_derivative(&mut self, _i: usize) {}
 
     /// Builds a vector from per-component scalars.
     fn per_component(&mut self, n: usize, mut f: impl FnMut(&mut Self, u32) -> E, kind: ScalarKind) -> E {
@@ -1255,7 +1244,6 @@ impl Cx<'_, '_> {
                         "implicit-LOD sampling outside a pixel shader",
                     ));
                 }
-                self.note_derivative(i);
                 SampleLevel::Auto
             }
             Opcode::SAMPLE_B => {
@@ -1267,7 +1255,6 @@ impl Cx<'_, '_> {
                         "biased sampling outside a pixel shader",
                     ));
                 }
-                self.note_derivative(i);
                 let b = self.read(i, &ops[4], &[0], F)?;
                 SampleLevel::Bias(b)
             }
