@@ -20,21 +20,8 @@ fn stdout(o: &Output) -> String {
 
 /// A DXBC container of the given chunks, with a correct checksum.
 fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
-    let mut out = vec![0u8; 32 + 4 * chunks.len()];
-    out[0..4].copy_from_slice(b"DXBC");
-    out[20] = 1;
-    out[28..32].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
-    for (i, (fourcc, data)) in chunks.iter().enumerate() {
-        let at = out.len() as u32;
-        out[32 + 4 * i..36 + 4 * i].copy_from_slice(&at.to_le_bytes());
-        out.extend_from_slice(*fourcc);
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(data);
-    }
-    let len = out.len() as u32;
-    out[24..28].copy_from_slice(&len.to_le_bytes());
-    dxbc_wgsl::container::fix_checksum(&mut out);
-    out
+    let chunks: Vec<([u8; 4], Vec<u8>)> = chunks.iter().map(|(f, d)| (**f, d.clone())).collect();
+    dxbc_wgsl::container::assemble(&chunks)
 }
 
 fn words(w: &[u32]) -> Vec<u8> {
