@@ -13,7 +13,10 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
     // What WebGPU's core feature set provides.
     let caps = Capabilities::CUBE_ARRAY_TEXTURES
         | Capabilities::MULTISAMPLED_SHADING
-        | Capabilities::SHADER_FLOAT16_IN_FLOAT32;
+        | Capabilities::SHADER_FLOAT16_IN_FLOAT32
+        // Optional WebGPU features, reported in `Translation::required_features`.
+        | Capabilities::CLIP_DISTANCES
+        | Capabilities::PRIMITIVE_INDEX;
     let mut validator = Validator::new(ValidationFlags::all(), caps);
     let info = validator.validate(&l.module).map_err(|e| {
         TranslateError::Internal(format!("naga rejected the generated module: {}", e.emit_to_string("")))
@@ -33,6 +36,14 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
     }
     wgsl.push('\n');
     wgsl.push_str(&body);
+    let mut required_features = Vec::new();
+    for (directive, feature) in
+        [("enable clip_distances;", "clip-distances"), ("enable primitive_index;", "primitive-index")]
+    {
+        if body.lines().any(|l| l.trim() == directive) {
+            required_features.push(feature);
+        }
+    }
     Ok(Translation {
         wgsl,
         stage: l.stage,
@@ -43,5 +54,6 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
         bindings: l.bindings,
         workgroup_size: l.workgroup_size,
         derivative_uniformity_off: l.derivative_uniformity_off,
+        required_features,
     })
 }

@@ -318,6 +318,10 @@ pub struct Translation {
     pub workgroup_size: Option<[u32; 3]>,
     /// Whether `diagnostic(off, derivative_uniformity)` had to be emitted.
     pub derivative_uniformity_off: bool,
+    /// Optional WebGPU features the module needs, by their WebGPU names (`"clip-distances"`
+    /// for SV_ClipDistance outputs, `"primitive-index"` for SV_PrimitiveID); the device must be
+    /// created with them (wgpu: `Features::CLIP_DISTANCES`, `Features::PRIMITIVE_INDEX`).
+    pub required_features: Vec<&'static str>,
 }
 
 /// Translates one shader given as the bytes of a DXBC container.

@@ -52,7 +52,10 @@ impl Device {
                 ..Default::default()
             };
             let adapter = instance.request_adapter(&options).await.map_err(DeviceError::NoAdapter)?;
-            let wanted = wgpu::Features::FLOAT32_FILTERABLE | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES;
+            let wanted = wgpu::Features::FLOAT32_FILTERABLE
+                | wgpu::Features::TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
+                | wgpu::Features::CLIP_DISTANCES
+                | wgpu::Features::PRIMITIVE_INDEX;
             let features = adapter.features() & wanted;
             let (device, queue) = adapter
                 .request_device(&wgpu::DeviceDescriptor {

@@ -62,6 +62,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         output_signature: &shader.outputs,
         program_offset: shader.container.program_chunk().map(|c| c.offset).unwrap_or(0),
         global_flags: 0,
+        feature_flags: shader.feature_flags.map_or(0, |f| f.0),
         temps: 0,
         indexable_temps: Vec::new(),
         inputs: Vec::new(),

@@ -225,6 +225,8 @@ pub struct Module<'p> {
     pub program_offset: usize,
     /// `dcl_globalFlags`.
     pub global_flags: u32,
+    /// The `SFI0` feature flags (`D3D_SHADER_REQUIRES_*`); 0 when the chunk is absent.
+    pub feature_flags: u64,
     /// Number of temp registers (`dcl_temps`).
     pub temps: u32,
     /// Indexable temps.

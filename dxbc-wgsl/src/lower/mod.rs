@@ -95,6 +95,9 @@ pub(crate) struct StorageTex {
     pub kind: ScalarKind,
 }
 
+/// One SV_ClipDistance lane: the output local and the component read from it.
+pub(crate) type ClipLane = (Handle<Expression>, u32);
+
 /// The lowering context.
 pub(crate) struct Cx<'a, 'p> {
     pub m: &'a Module<'p>,
@@ -124,6 +127,9 @@ pub(crate) struct Cx<'a, 'p> {
     pub buffers: HashMap<(bool, u32), Buf>,
     /// Output struct type and, per member, the local it is read from.
     pub out_struct: Option<(Handle<Type>, Vec<Handle<Expression>>)>,
+    /// The `clip_distances` member: its index in the output struct, its array type, and the
+    /// (output local, component) lanes it is built from.
+    pub clip_out: Option<(usize, Handle<Type>, Vec<ClipLane>)>,
     pub bindings: Vec<ResourceBinding>,
     pub uniformity_note: Option<String>,
 }
@@ -303,6 +309,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         runtime_imm: false,
         storage_textures: HashMap::new(),
         out_struct: None,
+        clip_out: None,
         bindings: Vec::new(),
         uniformity_note: None,
     };
@@ -785,7 +792,7 @@ impl Cx<'_, '_> {
     ) -> Result<(), TranslateError> {
         let m = self.m;
         let (kind, components) = if r.uav {
-            let f = options.typed_uav_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1).ok_or_else(|| {
+            let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
                 refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer u{}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", r.id))
             })?;
             if !f.is_32bit() {
@@ -863,6 +870,41 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
+    /// The view format of typed UAV `u#`: the caller's, else the one the program implies.
+    ///
+    /// D3D11 allows typed UAV loads (`ld_uav_typed`) and atomics only on R32_UINT, R32_SINT and
+    /// R32_FLOAT views unless the shader declares
+    /// `D3D_SHADER_REQUIRES_TYPED_UAV_LOAD_ADDITIONAL_FORMATS` (SFI0 0x800; D3D11.3 functional
+    /// spec 5.3.9.5 "Typed UAV Loads"): a UAV the program loads from or operates on atomically,
+    /// without that flag, has the R32 format of its declared return type.
+    fn typed_uav_format(
+        &self,
+        r: &crate::ir::ResourceDecl,
+        ret: [u8; 4],
+        options: &TranslateOptions,
+    ) -> Option<crate::TexelFormat> {
+        if let Some(f) = options.typed_uav_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1) {
+            return Some(f);
+        }
+        if self.m.feature_flags & 0x800 != 0 {
+            return None;
+        }
+        let loaded_or_atomic = self.m.program.instructions.iter().any(|ins| {
+            (ins.opcode == Opcode::LD_UAV_TYPED
+                || (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0))
+                && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == r.id)
+        });
+        if !loaded_or_atomic {
+            return None;
+        }
+        match ret[0] {
+            3 => Some(crate::TexelFormat::R32Sint),
+            4 => Some(crate::TexelFormat::R32Uint),
+            5 => Some(crate::TexelFormat::R32Float),
+            _ => None,
+        }
+    }
+
     /// A typed UAV texture: a WGSL storage texture of the caller-supplied format; `read_write`
     /// when the shader loads from it, else write-only.
     fn declare_storage_texture(
@@ -880,7 +922,7 @@ impl Cx<'_, '_> {
                 "WebGPU vertex shaders cannot write storage textures",
             ));
         }
-        let f = options.typed_uav_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1).ok_or_else(|| {
+        let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
             refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV u{}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", r.id))
         })?;
         let declared = match ret[0] {
@@ -1085,12 +1127,15 @@ impl Cx<'_, '_> {
                     (ShaderStage::Pixel, sv::SAMPLE_INDEX) => {
                         (BuiltIn::SampleIndex, ScalarKind::Uint, 1, "sample_index")
                     }
-                    (_, sv::PRIMITIVE_ID) => {
+                    (ShaderStage::Pixel, sv::PRIMITIVE_ID) => {
+                        (BuiltIn::PrimitiveIndex, ScalarKind::Uint, 1, "primitive_index")
+                    }
+                    (ShaderStage::Pixel, sv::CLIP_DISTANCE | sv::CULL_DISTANCE) => {
                         return Err(refuse_decl(
                             m,
                             at,
                             RefusalReason::SystemValueUnsupported,
-                            "SV_PrimitiveID needs WGSL's primitive_index extension",
+                            "a pixel shader reading SV_ClipDistance/SV_CullDistance: WGSL fragment shaders cannot",
                         ))
                     }
                     (_, other) => {
@@ -1188,15 +1233,7 @@ impl Cx<'_, '_> {
                     (elems.clone(), decls.clone())
                 };
                 let kinds: Vec<ScalarKind> = elems.iter().map(|e| kind_of(e.component_type)).collect();
-                let kind = kinds.first().copied().unwrap_or(ScalarKind::Float);
-                if kinds.iter().any(|&k| k != kind) {
-                    return Err(refuse_decl(
-                        m,
-                        at,
-                        RefusalReason::ResourceUnsupported,
-                        format!("v{reg} packs elements of different component types into one location"),
-                    ));
-                }
+                let mut kind = kinds.first().copied().unwrap_or(ScalarKind::Float);
                 let sig_mask = elems.iter().fold(0u8, |a, e| a | e.mask);
                 let decl_mask = decls.iter().fold(0u8, |a, d| a | d.mask);
                 let mask = if sig_mask != 0 { sig_mask } else { decl_mask };
@@ -1205,6 +1242,28 @@ impl Cx<'_, '_> {
                     .map(|d| d.interpolation)
                     .find(|&i| i != Interpolation::Undefined)
                     .unwrap_or(Interpolation::Undefined);
+                if kinds.iter().any(|&k| k != kind) {
+                    // Elements of different types in one register: D3D interpolates a register
+                    // in one mode, and integers only as `constant`, so the register is flat and
+                    // its lanes are raw bits: one `vec4<u32>` location, read through bitcasts.
+                    // A vertex attribute has one format per location, so vertex inputs cannot.
+                    if stage != ShaderStage::Pixel || !matches!(interp, Interpolation::Constant) {
+                        return Err(refuse_decl(
+                            m,
+                            at,
+                            RefusalReason::ResourceUnsupported,
+                            format!(
+                                "v{reg} packs elements of different component types into one {}",
+                                if stage == ShaderStage::Pixel {
+                                    "register that is not `constant`-interpolated"
+                                } else {
+                                    "vertex attribute"
+                                }
+                            ),
+                        ));
+                    }
+                    kind = ScalarKind::Uint;
+                }
                 let (interpolation, sampling) =
                     if stage == ShaderStage::Pixel { interpolation(kind, interp) } else { (None, None) };
                 let ty = self.ty(kind, 4);
@@ -1324,6 +1383,7 @@ impl Cx<'_, '_> {
         out_regs.sort_unstable();
         out_regs.dedup();
         let mut offset = 0u32;
+        let mut clip_lanes: Vec<(Handle<Expression>, u32)> = Vec::new();
         for reg in out_regs {
             let decls: Vec<_> =
                 m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output && d.register == reg).collect();
@@ -1334,17 +1394,65 @@ impl Cx<'_, '_> {
                 .find(|&s| s != 0)
                 .or_else(|| elems.iter().map(|e| e.system_value).find(|&s| s != 0 && s < 64))
                 .unwrap_or(0);
-            let kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
+            let mut kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
             if elems.iter().any(|e| kind_of(e.component_type) != kind) {
-                let at = decls.first().map(|d| d.at).unwrap_or(0);
-                return Err(refuse_decl(
-                    m,
-                    at,
-                    RefusalReason::ResourceUnsupported,
-                    format!("o{reg} packs elements of different component types into one location"),
-                ));
+                if stage != ShaderStage::Vertex {
+                    let at = decls.first().map(|d| d.at).unwrap_or(0);
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::ResourceUnsupported,
+                        format!("o{reg} packs elements of different component types into one render target"),
+                    ));
+                }
+                // Mixed types in one varying: the pixel shader must read it `constant` (D3D
+                // interpolates integers only so, one mode per register): a flat `vec4<u32>` of
+                // raw bits, matching the pixel side's translation.
+                kind = ScalarKind::Uint;
             }
             let v4 = self.ty(kind, 4);
+            if stage == ShaderStage::Vertex && sysval == sv::CLIP_DISTANCE {
+                // SV_ClipDistance lanes go to WGSL's `clip_distances` array (in register, then
+                // component order; D3D clips against each lane alike), built at return.
+                let clip_mask =
+                    elems.iter().filter(|e| e.system_value == sv::CLIP_DISTANCE).fold(0u8, |a, e| a | e.mask)
+                        | decls.iter().filter(|d| d.system_value == sv::CLIP_DISTANCE).fold(0u8, |a, d| a | d.mask);
+                if elems.iter().any(|e| e.system_value != sv::CLIP_DISTANCE) || kind != ScalarKind::Float {
+                    let at = decls.first().map(|d| d.at).unwrap_or(0);
+                    let why = if elems.iter().any(|e| e.system_value == sv::CULL_DISTANCE) {
+                        "SV_CullDistance: WGSL has no cull distances".to_string()
+                    } else {
+                        format!("o{reg} packs SV_ClipDistance with other elements")
+                    };
+                    return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, why));
+                }
+                let zero = self.b.expr(Expression::ZeroValue(v4));
+                let lv = self
+                    .b
+                    .f
+                    .local_variables
+                    .append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
+                let ptr = self.b.expr(Expression::LocalVariable(lv));
+                self.outputs.insert(reg, (ptr, kind));
+                for c in 0..4u32 {
+                    if clip_mask & (1 << c) != 0 {
+                        clip_lanes.push((ptr, c));
+                    }
+                }
+                let first = clip_mask.trailing_zeros().min(3) as u8;
+                out_vars.push(InterfaceVar {
+                    semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                    semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                    register: reg,
+                    location: None,
+                    builtin: Some("clip_distances"),
+                    scalar: IfScalar::Float,
+                    components: clip_mask.count_ones().max(1) as u8,
+                    first_component: first,
+                    interpolation: None,
+                });
+                continue;
+            }
             let mut out_interp = None;
             let (binding, builtin_name, location) = match (stage, sysval) {
                 (ShaderStage::Vertex, sv::POSITION) => {
@@ -1375,13 +1483,13 @@ impl Cx<'_, '_> {
                         Some(reg),
                     )
                 }
-                (_, sv::CLIP_DISTANCE) | (_, sv::CULL_DISTANCE) => {
+                (_, sv::CULL_DISTANCE) => {
                     let at = decls.first().map(|d| d.at).unwrap_or(0);
                     return Err(refuse_decl(
                         m,
                         at,
                         RefusalReason::SystemValueUnsupported,
-                        "SV_ClipDistance / SV_CullDistance outputs need WGSL's clip_distances extension",
+                        "SV_CullDistance: WGSL has no cull distances",
                     ));
                 }
                 (_, other) => {
@@ -1475,6 +1583,33 @@ impl Cx<'_, '_> {
                 interpolation: None,
             });
         }
+        if !clip_lanes.is_empty() {
+            if clip_lanes.len() > 8 {
+                return Err(refuse_decl(
+                    m,
+                    0,
+                    RefusalReason::SystemValueUnsupported,
+                    "more than 8 SV_ClipDistance components",
+                ));
+            }
+            let f = self.ty(ScalarKind::Float, 1);
+            let size =
+                naga::ArraySize::Constant(std::num::NonZeroU32::new(clip_lanes.len() as u32).expect("non-empty"));
+            let arr = self
+                .module
+                .types
+                .insert(Type { name: None, inner: TypeInner::Array { base: f, size, stride: 4 } }, Span::UNDEFINED);
+            self.clip_out = Some((members.len(), arr, clip_lanes.clone()));
+            members.push(StructMember {
+                name: Some("clip_distances".into()),
+                ty: arr,
+                binding: Some(Binding::BuiltIn(BuiltIn::ClipDistances)),
+                offset,
+            });
+            offset += 4 * clip_lanes.len() as u32;
+            offset = offset.next_multiple_of(16);
+            member_src.push(clip_lanes[0].0);
+        }
         if stage == ShaderStage::Vertex && !out_vars.iter().any(|v| v.builtin == Some("position")) {
             // WGSL requires every vertex shader to output a position; D3D allows none (the
             // output then only feeds stream output or a geometry shader). Adaptation: a zero
@@ -1538,6 +1673,16 @@ impl Cx<'_, '_> {
     pub(crate) fn ret(&mut self) {
         let value = if let Some((ty, srcs)) = self.out_struct.clone() {
             let mut vals: Vec<_> = srcs.iter().map(|&p| self.b.load(p)).collect();
+            if let Some((k, arr, lanes)) = self.clip_out.clone() {
+                let comps = lanes
+                    .iter()
+                    .map(|&(p, c)| {
+                        let v = self.b.load(p);
+                        self.b.comp(v, c)
+                    })
+                    .collect();
+                vals[k] = self.b.expr(Expression::Compose { ty: arr, components: comps });
+            }
             if let Some((k, greater, pos)) = self.depth_clamp {
                 let z = self.b.comp(pos, 2);
                 vals[k] =

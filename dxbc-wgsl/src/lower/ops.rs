@@ -1960,33 +1960,43 @@ impl Cx<'_, '_> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
-        let tex = self.texture(i, &ops[2])?;
-        let level = self.read(i, &ops[1], &[0], U)?;
-        let levels = if tex.multi {
-            self.b.u32(1)
+        // (image, coordinate dimensions, arrayed, has mip levels): a UAV view is one mip level
+        // (resinfo (sm4 - asm): "for UAVs (u#), the number of mip levels is always 1").
+        let (image, dims, arrayed, mipped) = if ops[2].ty == OperandType::UnorderedAccessView {
+            let id = ops[2].reg();
+            let st = *self.storage_textures.get(&id).ok_or_else(|| {
+                refuse_at(self, i, RefusalReason::OperandUnsupported, format!("u{id} is not a typed UAV texture"))
+            })?;
+            (st.expr, st.coords as u32, st.arrayed, false)
         } else {
-            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLevels })
+            let tex = self.texture(i, &ops[2])?;
+            let dims = match tex.dim {
+                ImageDimension::D1 => 1,
+                ImageDimension::D2 | ImageDimension::Cube => 2,
+                ImageDimension::D3 => 3,
+            };
+            (tex.expr, dims, tex.arrayed, !tex.multi)
+        };
+        let level = self.read(i, &ops[1], &[0], U)?;
+        let levels = if mipped {
+            self.b.expr(Expression::ImageQuery { image, query: naga::ImageQuery::NumLevels })
+        } else {
+            self.b.u32(1)
         };
         let ok = self.b.bin(B::Less, level, levels);
         let one = self.b.u32(1);
         let last = self.b.bin(B::Subtract, levels, one);
         let safe = self.b.math(M::Min, &[level, last]);
-        let size = self.b.expr(Expression::ImageQuery {
-            image: tex.expr,
-            query: naga::ImageQuery::Size { level: if tex.multi { None } else { Some(safe) } },
-        });
+        let size = self
+            .b
+            .expr(Expression::ImageQuery { image, query: naga::ImageQuery::Size { level: mipped.then_some(safe) } });
         let zero = self.b.u32(0);
         let mut c = Vec::new();
-        let dims = match tex.dim {
-            ImageDimension::D1 => 1,
-            ImageDimension::D2 | ImageDimension::Cube => 2,
-            ImageDimension::D3 => 3,
-        };
         for k in 0..dims {
             c.push(if dims == 1 { size } else { self.b.comp(size, k) });
         }
-        if tex.arrayed {
-            let layers = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLayers });
+        if arrayed {
+            let layers = self.b.expr(Expression::ImageQuery { image, query: naga::ImageQuery::NumLayers });
             c.push(layers);
         }
         while c.len() < 3 {
