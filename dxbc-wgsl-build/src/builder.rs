@@ -77,6 +77,17 @@ pub enum BuildError {
     /// No output directory: `OUT_DIR` is unset (not running under cargo) and none was given.
     #[error("OUT_DIR is not set: run from build.rs, or call Builder::out_dir")]
     NoOutDir,
+    /// Two effect files generate the same module (`[effect] module`, or names with the same
+    /// snake case), so the second would overwrite the first's output.
+    #[error("{second} generates module `{module}`, as {first} does: give one of them another `module` in [effect]")]
+    DuplicateModule {
+        /// The module name.
+        module: String,
+        /// The effect file that claimed it first.
+        first: PathBuf,
+        /// The effect file that claimed it again.
+        second: PathBuf,
+    },
     /// Writing an output or cache file failed.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -143,9 +154,10 @@ impl Builder {
         let mut report = BuildReport::default();
         let mut first_error = None;
         let mut used_keys: Vec<String> = Vec::new();
+        let mut modules: Vec<(String, PathBuf)> = Vec::new();
         for e in &self.effects {
             let path = base.join(e);
-            match self.build_one(&path, &out_dir, &mut used_keys) {
+            match self.build_one(&path, &out_dir, &mut used_keys, &mut modules) {
                 Ok(r) => report.effects.push(r),
                 Err(err) => {
                     if self.cargo {
@@ -171,11 +183,25 @@ impl Builder {
         }
     }
 
-    fn build_one(&self, path: &Path, out_dir: &Path, used_keys: &mut Vec<String>) -> Result<EffectReport, BuildError> {
+    fn build_one(
+        &self,
+        path: &Path,
+        out_dir: &Path,
+        used_keys: &mut Vec<String>,
+        modules: &mut Vec<(String, PathBuf)>,
+    ) -> Result<EffectReport, BuildError> {
         if self.cargo {
             println!("cargo::rerun-if-changed={}", path.display());
         }
         let effect = Effect::load(path).map_err(BuildError::Effect)?;
+        if let Some((_, first)) = modules.iter().find(|(m, _)| *m == effect.module) {
+            return Err(BuildError::DuplicateModule {
+                module: effect.module.clone(),
+                first: first.clone(),
+                second: path.to_path_buf(),
+            });
+        }
+        modules.push((effect.module.clone(), path.to_path_buf()));
         if self.cargo {
             // Every input any permutation names, whether or not it exists yet.
             for input in candidate_inputs(&effect) {

@@ -80,3 +80,16 @@ fn errors_are_diagnostics_not_panics() {
     assert_eq!((first.line, first.column), (39, 42), "{first}");
     assert!(first.message.contains("Tiny_VSLit.dxbc") && first.message.contains("instruction 7"), "{first}");
 }
+
+#[test]
+fn two_effects_generating_one_module_are_an_error_not_an_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    // The same effect under another file name: the same `[effect] name`, so the same module.
+    std::fs::copy(dir.path().join("tiny.effect.toml"), dir.path().join("tiny_copy.effect.toml")).unwrap();
+    let err = builder(dir.path()).effect("tiny_copy.effect.toml").build().unwrap_err();
+    let BuildError::DuplicateModule { module, first, second } = &err else { panic!("{err}") };
+    assert_eq!(module, "tiny_effect");
+    assert!(first.ends_with("tiny.effect.toml") && second.ends_with("tiny_copy.effect.toml"), "{err}");
+    assert!(err.to_string().contains("module"), "{err}");
+}
