@@ -6,7 +6,8 @@
 //! `default`), a conditional return inside a loop, integer operations (udiv, bfi, ubfe, ishr,
 //! firstbit/countbits), `ld` with a texel offset, gather with an offset, gather-compare, a
 //! structured buffer, an immediate constant buffer, an indexable temp, `sample_c`, `discard`,
-//! `ld_ms`, and both sides of the uniformity rule: a shader whose derivative sits in non-uniform
+//! `ld_ms`, input relative addressing, a mixed-type varying, clip distances, the primitive index,
+//! and both sides of the uniformity rule: a shader whose derivative sits in non-uniform
 //! control flow gets `diagnostic(off, derivative_uniformity)`, one with derivatives only in
 //! uniform control flow does not (asserted below, and checked with Tint when it is installed).
 //!
@@ -112,6 +113,12 @@ goldens! {
     immediate_constant_buffer: Src::Corpus("wine/d3d11/test_immediate_constant_buffer__ps_code.dxbc");
     indexable_temp: Src::Corpus("vkd3d/d3d12/test_shader_instructions__ps_indexable_temp_code.dxbc");
     ld_multisampled: Src::Corpus("hbaoplus/CopyDepth_PS/g_CopyDepth_PS_RESOLVE_DEPTH_1_DEPTH_LAYER_COUNT_1_D3D11.dxbc");
+    // Interfaces: relative addressing of inputs (dcl_indexrange), a varying packing a float and
+    // a uint (flat raw bits), SV_ClipDistance, SV_PrimitiveID.
+    input_index_range: Src::Corpus("vkd3d/d3d12/test_vs_ps_relative_addressing__vs_code.dxbc");
+    mixed_type_varying_ps: Src::Corpus("vkd3d-shader-tests/shader-interstage-interface/L0042_ps_4_0.dxbc");
+    clip_distance_vs: Src::Corpus("wine/d3d11/test_clip_distance__vs_code.dxbc");
+    primitive_id_ps: Src::Corpus("vkd3d-shader-tests/primitive-id/L0054_ps_4_0.dxbc");
     // Derivative in uniform flow (explicit coarse ddy), from the corpus.
     ddy_coarse_uniform: Src::Corpus("wine/d3d11/test_ddy__ps_code_ddy_coarse.dxbc");
 }

@@ -71,6 +71,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         samplers: Vec::new(),
         resources: Vec::new(),
         icb: None,
+        input_ranges: Vec::new(),
         thread_group: None,
         body: Vec::new(),
     };
@@ -470,7 +471,16 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             }
         }
         Opcode::DCL_INDEX_RANGE => {
-            return Err(unsupported("dcl_indexrange (relative addressing of inputs/outputs)"));
+            let op = ins.operands.first().ok_or_else(|| unsupported("dcl_indexrange without an operand"))?;
+            let count = ins.values.first().copied().unwrap_or(0);
+            let first = op.reg();
+            if op.ty != OperandType::Input || op.indices.len() != 1 {
+                return Err(unsupported("dcl_indexrange of outputs or patch registers (relative output addressing)"));
+            }
+            if count == 0 || first.checked_add(count).is_none_or(|end| end > 32) {
+                return Err(unsupported("dcl_indexrange outside v0-v31"));
+            }
+            m.input_ranges.push((i, first, count));
         }
         _ => return Err(unsupported("this declaration is not translated yet")),
     }

@@ -243,6 +243,8 @@ pub struct Module<'p> {
     pub resources: Vec<ResourceDecl>,
     /// Immediate constant buffer (`dcl_immediateConstantBuffer`), as 4-word rows.
     pub icb: Option<Vec<[u32; 4]>>,
+    /// `dcl_indexrange` of input registers: (declaring instruction, first register, count).
+    pub input_ranges: Vec<(usize, u32, u32)>,
     /// `dcl_thread_group`.
     pub thread_group: Option<[u32; 3]>,
     /// The body.

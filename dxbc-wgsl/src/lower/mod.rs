@@ -130,6 +130,8 @@ pub(crate) struct Cx<'a, 'p> {
     /// The `clip_distances` member: its index in the output struct, its array type, and the
     /// (output local, component) lanes it is built from.
     pub clip_out: Option<(usize, Handle<Type>, Vec<ClipLane>)>,
+    /// `dcl_indexrange` input arrays: (first register, count, local array, element kind).
+    pub input_ranges: Vec<(u32, u32, Handle<Expression>, ScalarKind)>,
     pub bindings: Vec<ResourceBinding>,
     pub uniformity_note: Option<String>,
 }
@@ -310,6 +312,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         storage_textures: HashMap::new(),
         out_struct: None,
         clip_out: None,
+        input_ranges: Vec::new(),
         bindings: Vec::new(),
         uniformity_note: None,
     };
@@ -1362,6 +1365,43 @@ impl Cx<'_, '_> {
             };
             self.b.store(ptr, value);
             self.inputs.insert(reg, (ptr, kind));
+        }
+        // Input registers addressed relatively (`dcl_indexrange`): a local array of the range's
+        // registers, copied once; raw bits when the registers' types differ.
+        for &(at, first, count) in &m.input_ranges {
+            let kinds: Vec<Option<ScalarKind>> =
+                (first..first + count).map(|r| self.inputs.get(&r).map(|&(_, k)| k)).collect();
+            if kinds.iter().any(Option::is_none) {
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::DeclarationUnsupported,
+                    "dcl_indexrange over input registers that are not all declared",
+                ));
+            }
+            let kinds: Vec<ScalarKind> = kinds.into_iter().flatten().collect();
+            let kind = if kinds.iter().all(|&k| k == kinds[0]) { kinds[0] } else { ScalarKind::Uint };
+            let v4 = self.ty(kind, 4);
+            let size = naga::ArraySize::Constant(std::num::NonZeroU32::new(count).expect("count > 0"));
+            let arr = self
+                .module
+                .types
+                .insert(Type { name: None, inner: TypeInner::Array { base: v4, size, stride: 16 } }, Span::UNDEFINED);
+            let mut elems = Vec::new();
+            for r in first..first + count {
+                let (p, k) = self.inputs[&r];
+                let v = self.b.load(p);
+                elems.push(if k == kind { v } else { self.b.bitcast(v, kind) });
+            }
+            let value = self.b.expr(Expression::Compose { ty: arr, components: elems });
+            let lv = self
+                .b
+                .f
+                .local_variables
+                .append(LocalVariable { name: Some(format!("v{first}_range")), ty: arr, init: None }, Span::UNDEFINED);
+            let ptr = self.b.expr(Expression::LocalVariable(lv));
+            self.b.store(ptr, value);
+            self.input_ranges.push((first, count, ptr, kind));
         }
         // ---- outputs ----
         let mut out_vars = Vec::new();

@@ -293,6 +293,22 @@ impl Cx<'_, '_> {
                 Ok((self.b.load(p), k, false))
             }
             OperandType::Input => {
+                if let [Index::Relative { base, reg }] = &op.indices[..] {
+                    // v[rN + base]: an element of the dcl_indexrange array holding v[base].
+                    let found =
+                        self.input_ranges.iter().copied().find(|&(first, n, _, _)| (first..first + n).contains(base));
+                    let Some((first, n, arr, k)) = found else {
+                        return Err(refuse_at(
+                            self,
+                            i,
+                            RefusalReason::OperandUnsupported,
+                            format!("relative input index v[... + {base}] outside every dcl_indexrange"),
+                        ));
+                    };
+                    let idx = Index::Relative { base: base - first, reg: reg.clone() };
+                    let v = self.guarded_element(i, arr, n, &idx, k)?;
+                    return Ok((v, k, false));
+                }
                 if op.indices.iter().any(Index::is_relative) {
                     return Err(refuse_at(
                         self,
