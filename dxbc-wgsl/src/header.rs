@@ -180,6 +180,34 @@ pub fn parse_header(text: &str) -> ReadResult<Vec<HeaderBlob>> {
     Ok(out)
 }
 
+/// Selects one blob from a header: by symbol, or the only one when `symbol` is `None`.
+///
+/// # Errors
+/// [`ReadError::Header`] when the symbol is missing or the choice is ambiguous.
+pub fn select(blobs: Vec<HeaderBlob>, symbol: Option<&str>) -> ReadResult<HeaderBlob> {
+    let names: Vec<String> = blobs.iter().map(|b| b.symbol.clone()).collect();
+    match symbol {
+        Some(s) => blobs.into_iter().find(|b| b.symbol == s).ok_or_else(|| ReadError::Header {
+            line: 1,
+            column: 1,
+            reason: format!("no array named `{s}` (found: {})", names.join(", ")),
+        }),
+        None => {
+            if blobs.len() == 1 {
+                Ok(blobs.into_iter().next().expect("one blob"))
+            } else if blobs.is_empty() {
+                Err(ReadError::Header { line: 1, column: 1, reason: "no `BYTE name[] = {...}` array found".into() })
+            } else {
+                Err(ReadError::Header {
+                    line: 1,
+                    column: 1,
+                    reason: format!("several arrays ({}); choose one by symbol", names.join(", ")),
+                })
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse_header;
@@ -214,33 +242,5 @@ mod tests {
         // take minutes; this returns at once. (Timing is not asserted; the test documents it.)
         let text = "BYTE x;\n".repeat(200_000);
         assert!(parse_header(&text).unwrap().is_empty());
-    }
-}
-
-/// Selects one blob from a header: by symbol, or the only one when `symbol` is `None`.
-///
-/// # Errors
-/// [`ReadError::Header`] when the symbol is missing or the choice is ambiguous.
-pub fn select(blobs: Vec<HeaderBlob>, symbol: Option<&str>) -> ReadResult<HeaderBlob> {
-    let names: Vec<String> = blobs.iter().map(|b| b.symbol.clone()).collect();
-    match symbol {
-        Some(s) => blobs.into_iter().find(|b| b.symbol == s).ok_or_else(|| ReadError::Header {
-            line: 1,
-            column: 1,
-            reason: format!("no array named `{s}` (found: {})", names.join(", ")),
-        }),
-        None => {
-            if blobs.len() == 1 {
-                Ok(blobs.into_iter().next().expect("one blob"))
-            } else if blobs.is_empty() {
-                Err(ReadError::Header { line: 1, column: 1, reason: "no `BYTE name[] = {...}` array found".into() })
-            } else {
-                Err(ReadError::Header {
-                    line: 1,
-                    column: 1,
-                    reason: format!("several arrays ({}); choose one by symbol", names.join(", ")),
-                })
-            }
-        }
     }
 }
