@@ -37,6 +37,9 @@ pub enum RefusalReason {
     ResourceUnsupported,
     /// Something WebGPU lacks entirely.
     WebGpuLimitation,
+    /// A program past the translator's size limits (instructions, immediate-constant-buffer
+    /// elements), which bound the memory WGSL compilers need.
+    ProgramTooLarge,
 }
 
 impl RefusalReason {
@@ -57,6 +60,7 @@ impl RefusalReason {
             RefusalReason::UnstructuredControlFlow => "unstructured_control_flow",
             RefusalReason::ResourceUnsupported => "resource_unsupported",
             RefusalReason::WebGpuLimitation => "webgpu_limitation",
+            RefusalReason::ProgramTooLarge => "program_too_large",
         }
     }
 }

@@ -46,6 +46,18 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             detail: format!("shader model {}.{} is not one of SM4.0-SM5.1", version.major, version.minor),
         }));
     }
+    if program.instructions.len() > MAX_INSTRUCTIONS {
+        return Err(TranslateError::Unsupported(Refusal {
+            reason: RefusalReason::ProgramTooLarge,
+            instruction: None,
+            offset: shader.container.program_chunk().map(|c| c.offset),
+            opcode: None,
+            detail: format!(
+                "{} instructions: the translator's limit is {MAX_INSTRUCTIONS} (WGSL compilers need memory in proportion)",
+                program.instructions.len()
+            ),
+        }));
+    }
     if matches!(version.stage, ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain) {
         return Err(TranslateError::Unsupported(Refusal {
             reason: RefusalReason::StageUnsupported,
@@ -344,12 +356,26 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             // 3 enableRawAndStructuredBuffers, 4 skipOptimization, 5 enableMinimumPrecision,
             // 6 enable11_1DoubleExtensions, 7 enable11_1ShaderExtensions.
         }
-        Opcode::DCL_TEMPS => m.temps = ins.values[0],
-        Opcode::DCL_INDEXABLE_TEMP => m.indexable_temps.push(IndexableTemp {
-            register: ins.values[0],
-            size: ins.values[1],
-            components: ins.values[2],
-        }),
+        // D3D11.3 limits a shader to 4096 temp registers, r# and x# together (every allocation
+        // these counts size is bounded by it).
+        Opcode::DCL_TEMPS => {
+            if ins.values[0] > MAX_TEMP_REGISTERS {
+                return Err(unsupported("dcl_temps past D3D's 4096 temp registers"));
+            }
+            m.temps = ins.values[0];
+        }
+        Opcode::DCL_INDEXABLE_TEMP => {
+            let total: u64 =
+                m.indexable_temps.iter().map(|x| u64::from(x.size)).sum::<u64>() + u64::from(ins.values[1]);
+            if total > u64::from(MAX_TEMP_REGISTERS) || ins.values[0] > MAX_TEMP_REGISTERS || ins.values[2] > 4 {
+                return Err(unsupported("indexable temps past D3D's 4096 temp registers"));
+            }
+            m.indexable_temps.push(IndexableTemp {
+                register: ins.values[0],
+                size: ins.values[1],
+                components: ins.values[2],
+            })
+        }
         Opcode::DCL_INPUT
         | Opcode::DCL_INPUT_SGV
         | Opcode::DCL_INPUT_SIV
@@ -416,6 +442,9 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         Opcode::DCL_SAMPLER => {
             let (id, slot, space) = slot_and_space(m, ins, 0);
             check_range(m, i, ins)?;
+            if m.samplers.iter().any(|s| s.id == id) {
+                return Err(unsupported("a sampler id declared twice"));
+            }
             m.samplers.push(SamplerDecl { at: i, id, slot, space, mode: ins.control & 0xf });
         }
         Opcode::DCL_RESOURCE | Opcode::DCL_UAV_TYPED => {
@@ -459,12 +488,25 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 flags: ins.control,
             });
         }
-        Opcode::DCL_THREAD_GROUP => m.thread_group = Some([ins.values[0], ins.values[1], ins.values[2]]),
+        Opcode::DCL_THREAD_GROUP => {
+            if m.version.stage != ShaderStage::Compute {
+                return Err(unsupported("dcl_thread_group outside a compute shader"));
+            }
+            m.thread_group = Some([ins.values[0], ins.values[1], ins.values[2]])
+        }
         Opcode::CUSTOMDATA => {
             if let Some(c) = &ins.custom {
                 if c.class == 3 {
                     if c.data.len() % 4 != 0 {
                         return Err(unsupported("immediate constant buffer whose size is not a multiple of 4 words"));
+                    }
+                    if c.data.len() / 4 > 4096 {
+                        return Err(refuse(
+                            RefusalReason::ProgramTooLarge,
+                            i,
+                            ins,
+                            "an immediate constant buffer past D3D's 4096 elements",
+                        ));
                     }
                     m.icb = Some(c.data.chunks_exact(4).map(|r| [r[0], r[1], r[2], r[3]]).collect());
                 }
@@ -484,8 +526,26 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         }
         _ => return Err(unsupported("this declaration is not translated yet")),
     }
+    // One declaration per register id: a second would make two WGSL globals of one name.
+    if let Some(last) = m.resources.last() {
+        if m.resources[..m.resources.len() - 1].iter().any(|r| r.id == last.id && r.uav == last.uav) && last.at == i {
+            return Err(unsupported(if last.uav { "a UAV id declared twice" } else { "a resource id declared twice" }));
+        }
+    }
+    if let Some(last) = m.cbuffers.last() {
+        if last.at == i && m.cbuffers[..m.cbuffers.len() - 1].iter().any(|c| c.id == last.id) {
+            return Err(unsupported("a constant-buffer id declared twice"));
+        }
+    }
     Ok(())
 }
+
+/// The translator's limit on program length. Real shaders stay far below it (the corpus's longest
+/// has a few thousand); a million-instruction program makes a WGSL module Tint needs tens of GB for.
+const MAX_INSTRUCTIONS: usize = 65_536;
+
+/// D3D11.3's limit on temp registers (`r#` and `x#` together).
+const MAX_TEMP_REGISTERS: u32 = 4096;
 
 /// SM5.1 register ranges (arrays of resources) are refused for now.
 fn check_range(m: &Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {

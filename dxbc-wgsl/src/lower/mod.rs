@@ -335,6 +335,37 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
             "forceEarlyDepthStencil with UAV writes or a depth output: WGSL cannot request early depth/stencil tests",
         ));
     }
+    if m.version.stage == ShaderStage::Compute {
+        // A thread group over WebGPU's default limits (256 invocations, z <= 64) translates;
+        // the device must be created with raised limits (Translation::workgroup_size says).
+        // D3D11.3 limits: x, y <= 1024, z <= 64, x*y*z <= 1024, each at least 1.
+        if let Some([x, y, z]) = m.thread_group {
+            if x == 0
+                || y == 0
+                || z == 0
+                || x > 1024
+                || y > 1024
+                || z > 64
+                || u64::from(x) * u64::from(y) * u64::from(z) > 1024
+            {
+                let at = m.program.instructions.iter().position(|ins| ins.opcode == Opcode::DCL_THREAD_GROUP);
+                return Err(refuse_decl(
+                    m,
+                    at.unwrap_or(0),
+                    RefusalReason::DeclarationUnsupported,
+                    format!("thread group {x}x{y}x{z} is outside D3D's limits (1-1024 threads, z <= 64)"),
+                ));
+            }
+        }
+        if m.thread_group.is_none() {
+            return Err(refuse_decl(
+                m,
+                0,
+                RefusalReason::DeclarationUnsupported,
+                "a compute shader without dcl_thread_group",
+            ));
+        }
+    }
     cx.declare_nonfinite();
     cx.declare_resources(options)?;
     let (inputs, outputs) = cx.declare_io(options)?;
@@ -421,6 +452,14 @@ impl Cx<'_, '_> {
                 ),
             )
         })?;
+        if let Some(other) = self.bindings.iter().find(|b| b.group == group && b.binding == binding) {
+            return Err(refuse_decl(
+                self.m,
+                at,
+                RefusalReason::BindingOutOfRange,
+                format!("{name} binds {}{slot} space {space}, which {} already binds", class.letter(), other.name),
+            ));
+        }
         self.bindings.push(ResourceBinding { register, group, binding, kind, name: name.to_string() });
         Ok((group, binding))
     }
@@ -1150,6 +1189,14 @@ impl Cx<'_, '_> {
                         ))
                     }
                 };
+                if self.b.f.arguments.iter().any(|a| a.binding == Some(Binding::BuiltIn(builtin))) {
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::SystemValueUnsupported,
+                        format!("v{reg}: a second input of system value {name}"),
+                    ));
+                }
                 let ty = if ty_kind == ScalarKind::Bool {
                     self.module
                         .types
@@ -1451,6 +1498,27 @@ impl Cx<'_, '_> {
                 kind = ScalarKind::Uint;
             }
             let v4 = self.ty(kind, 4);
+            if stage == ShaderStage::Vertex
+                && sysval == sv::POSITION
+                && out_vars.iter().any(|v: &InterfaceVar| v.builtin == Some("position"))
+            {
+                let at = decls.first().map(|d| d.at).unwrap_or(0);
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::SystemValueUnsupported,
+                    format!("o{reg} is a second SV_Position output"),
+                ));
+            }
+            if stage == ShaderStage::Vertex && sysval == sv::POSITION && kind != ScalarKind::Float {
+                let at = decls.first().map(|d| d.at).unwrap_or(0);
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::SystemValueUnsupported,
+                    format!("o{reg}: SV_Position declared with a non-float component type"),
+                ));
+            }
             if stage == ShaderStage::Vertex && sysval == sv::CLIP_DISTANCE {
                 // SV_ClipDistance lanes go to WGSL's `clip_distances` array (in register, then
                 // component order; D3D clips against each lane alike), built at return.
@@ -1569,6 +1637,18 @@ impl Cx<'_, '_> {
             });
         }
         for d in m.outputs.iter().filter(|d| d.operand.ty != OperandType::Output) {
+            if stage != ShaderStage::Pixel {
+                return Err(refuse_decl(
+                    m,
+                    d.at,
+                    RefusalReason::OperandUnsupported,
+                    format!(
+                        "output register type {:?} in a {} shader (pixel shaders only)",
+                        d.operand.ty,
+                        stage.name()
+                    ),
+                ));
+            }
             let (builtin, kind, name) = match d.operand.ty {
                 OperandType::OutputDepth => (BuiltIn::FragDepth, ScalarKind::Float, "frag_depth"),
                 OperandType::OutputCoverageMask => (BuiltIn::SampleMask, ScalarKind::Uint, "sample_mask"),

@@ -26,6 +26,17 @@ fn breaks_out(m: &crate::ir::Module<'_>, body: &Block) -> bool {
     })
 }
 
+/// Whether a block contains a `ret`/`retc` at any depth.
+fn returns_inside(m: &crate::ir::Module<'_>, body: &Block) -> bool {
+    body.iter().any(|n| match n {
+        Node::Jump(i) => matches!(m.ins(*i).opcode, Opcode::RET | Opcode::RETC),
+        Node::If { then, otherwise, .. } => returns_inside(m, then) || returns_inside(m, otherwise),
+        Node::Loop { body, .. } => returns_inside(m, body),
+        Node::Switch { cases, .. } => cases.iter().any(|c| returns_inside(m, &c.body)),
+        Node::Op(_) => false,
+    })
+}
+
 fn mask_lanes(mask: u8) -> Vec<u8> {
     (0..4u8).filter(|c| mask & (1 << c) != 0).collect()
 }
@@ -50,7 +61,15 @@ impl Cx<'_, '_> {
                         return Ok(true);
                     }
                 }
-                Node::Loop { body, .. } => {
+                Node::Loop { at, body } => {
+                    if !breaks_out(self.m, body) && !returns_inside(self.m, body) {
+                        return Err(refuse_at(
+                            self,
+                            *at,
+                            RefusalReason::WebGpuLimitation,
+                            "a loop with no `break` or `ret`: WGSL rejects loops that cannot exit (D3D would hang)",
+                        ));
+                    }
                     self.b.open();
                     self.block(body)?;
                     let body_block = self.b.close();
@@ -139,6 +158,9 @@ impl Cx<'_, '_> {
             Opcode::DISCARD => (3, true),
             _ => return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "not a jump")),
         };
+        if stmt_kind == 3 {
+            self.require_pixel(i)?;
+        }
         let cond = if conditional { Some(self.condition(i)?) } else { None };
         if cond.is_some() {
             self.b.open();
@@ -1065,7 +1087,12 @@ impl Cx<'_, '_> {
 
     fn require_pixel(&self, i: usize) -> R<()> {
         if self.m.version.stage != ShaderStage::Pixel {
-            return Err(refuse_at(self, i, RefusalReason::OpcodeUnsupported, "derivatives outside a pixel shader"));
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OpcodeUnsupported,
+                format!("`{}` outside a pixel shader (invalid in D3D)", self.m.ins(i).opcode.name()),
+            ));
         }
         Ok(())
     }
@@ -1234,6 +1261,18 @@ impl Cx<'_, '_> {
         let tex = self.texture(i, &ops[2])?;
         if tex.multi {
             return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "sampling a multisampled texture"));
+        }
+        if tex.kind != F {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "sampling a texture declared with an integer return type (invalid in D3D; WGSL cannot sample it)",
+            ));
+        }
+        if matches!(ins.opcode, Opcode::SAMPLE | Opcode::SAMPLE_B | Opcode::SAMPLE_C) {
+            // Implicit derivatives: pixel shaders only.
+            self.require_pixel(i)?;
         }
         let compare = matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ);
         let sampler = *self.samplers.get(&(ops[3].reg(), compare)).ok_or_else(|| {
