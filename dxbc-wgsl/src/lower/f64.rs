@@ -215,11 +215,14 @@ impl Cx<'_, '_> {
                     Opcode::FTOD => {
                         let f = self.read_raw(i, &ops[1], &[k], U)?;
                         let f = self.sign_modifier(f, ops[1].modifier, false);
-                        self.call_helper("f32_to_f64", vec![f])?
+                        self.call_helper("f64_from_float", vec![f])?
                     }
                     Opcode::ITOD | Opcode::UTOD => {
                         let x = self.read(i, &ops[1], &[k], U)?;
-                        self.call_helper(if ins.opcode == Opcode::ITOD { "i32_to_f64" } else { "u32_to_f64" }, vec![x])?
+                        self.call_helper(
+                            if ins.opcode == Opcode::ITOD { "f64_from_int" } else { "f64_from_uint" },
+                            vec![x],
+                        )?
                     }
                     other => {
                         return Err(refuse_at(
@@ -260,9 +263,9 @@ impl Cx<'_, '_> {
                 Opcode::DTOF | Opcode::DTOI | Opcode::DTOU => {
                     let a = self.read_double(i, &ops[1], j)?;
                     let name = match ins.opcode {
-                        Opcode::DTOF => "f64_to_f32",
-                        Opcode::DTOI => "f64_to_i32",
-                        _ => "f64_to_u32",
+                        Opcode::DTOF => "f64_to_float",
+                        Opcode::DTOI => "f64_to_int",
+                        _ => "f64_to_uint",
                     };
                     self.call_helper(name, vec![a])?
                 }

@@ -422,7 +422,7 @@ fn f64_saturate(a: vec2<u32>) -> vec2<u32> {
 // Rounds to nearest even and packs a float32: `sign`, biased exponent `e` and a significand whose
 // leading 1 is at bit 30 (bits 0-6 rounding bits, bit 0 sticky). Below the normal range the result
 // is a float32 denormal; overflow gives infinity.
-fn f32_round_pack(sign: u32, e: i32, sig_in: u32) -> u32 {
+fn float_round_pack(sign: u32, e: i32, sig_in: u32) -> u32 {
     let tiny = e < 1;
     let n = u32(clamp(1 - e, 0, 31));
     let jammed = (sig_in >> n) | select(0u, 1u, (sig_in & ((1u << n) - 1u)) != 0u);
@@ -435,7 +435,7 @@ fn f32_round_pack(sign: u32, e: i32, sig_in: u32) -> u32 {
 
 // dtof: to the nearest float32 (ties to even); float32 denormals are produced, a NaN keeps its
 // sign and the top of its payload.
-fn f64_to_f32(a: vec2<u32>) -> u32 {
+fn f64_to_float(a: vec2<u32>) -> u32 {
     let sign = a.y & 0x80000000u;
     let e = f64_exponent(a);
     if (e == 0x7ffu) {
@@ -445,11 +445,11 @@ fn f64_to_f32(a: vec2<u32>) -> u32 {
     // 31 bits: the implicit bit at 30, the 22 lowest fraction bits folded into the sticky bit.
     let sig = select(0x40000000u, 0u, e == 0u) | ((a.y & 0xfffffu) << 10u) | (a.x >> 22u)
         | select(0u, 1u, (a.x & 0x3fffffu) != 0u);
-    return f32_round_pack(sign, i32(e) - 896, sig);
+    return float_round_pack(sign, i32(e) - 896, sig);
 }
 
 // ftod: exact; float32 denormals are converted (not flushed), a NaN keeps its payload.
-fn f32_to_f64(f: u32) -> vec2<u32> {
+fn f64_from_float(f: u32) -> vec2<u32> {
     let sign = f & 0x80000000u;
     let e = (f >> 23u) & 0xffu;
     let m = f & 0x7fffffu;
@@ -468,7 +468,7 @@ fn f32_to_f64(f: u32) -> vec2<u32> {
 }
 
 // dtoi: rounds toward zero; out of range saturates to the int32 range, NaN gives 0.
-fn f64_to_i32(a: vec2<u32>) -> u32 {
+fn f64_to_int(a: vec2<u32>) -> u32 {
     let negative = a.y >= 0x80000000u;
     let e = i32(f64_exponent(a)) - 1023;
     if (f64_is_nan(a) | e < 0) {
@@ -482,7 +482,7 @@ fn f64_to_i32(a: vec2<u32>) -> u32 {
 }
 
 // dtou: rounds toward zero; out of range saturates to the uint32 range, NaN gives 0.
-fn f64_to_u32(a: vec2<u32>) -> u32 {
+fn f64_to_uint(a: vec2<u32>) -> u32 {
     let e = i32(f64_exponent(a)) - 1023;
     if (f64_is_nan(a) | a.y >= 0x80000000u | e < 0) {
         return 0u;
@@ -494,7 +494,7 @@ fn f64_to_u32(a: vec2<u32>) -> u32 {
 }
 
 // utod: exact.
-fn u32_to_f64(u: u32) -> vec2<u32> {
+fn f64_from_uint(u: u32) -> vec2<u32> {
     if (u == 0u) {
         return vec2<u32>(0u);
     }
@@ -505,8 +505,8 @@ fn u32_to_f64(u: u32) -> vec2<u32> {
 }
 
 // itod: exact (the argument is the int32's bits).
-fn i32_to_f64(i: u32) -> vec2<u32> {
+fn f64_from_int(i: u32) -> vec2<u32> {
     let negative = i >= 0x80000000u;
-    let r = u32_to_f64(select(i, 0u - i, negative));
+    let r = f64_from_uint(select(i, 0u - i, negative));
     return vec2<u32>(r.x, r.y | select(0u, 0x80000000u, negative));
 }
