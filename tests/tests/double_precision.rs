@@ -59,9 +59,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     results[o + 1u] = vec4<u32>(f64_div(a, b), f64_fma(a, b, c));
     results[o + 2u] = vec4<u32>(f64_min(a, b), f64_max(a, b));
     results[o + 3u] = vec4<u32>(f64_eq(a, b), f64_ne(a, b), f64_lt(a, b), f64_ge(a, b));
-    results[o + 4u] = vec4<u32>(f64_to_f32(a), f64_to_i32(a), f64_to_u32(a), 0u);
-    results[o + 5u] = vec4<u32>(f32_to_f64(a.y), i32_to_f64(a.x));
-    results[o + 6u] = vec4<u32>(u32_to_f64(a.y), f64_rcp(a));
+    results[o + 4u] = vec4<u32>(f64_to_float(a), f64_to_int(a), f64_to_uint(a), 0u);
+    results[o + 5u] = vec4<u32>(f64_from_float(a.y), f64_from_int(a.x));
+    results[o + 6u] = vec4<u32>(f64_from_uint(a.y), f64_rcp(a));
     results[o + 7u] = vec4<u32>(f64_saturate(a), 0u, 0u);
 }
 "#;
@@ -676,4 +676,54 @@ fn modifiers_and_saturate() {
         ],
     );
     assert_eq!(got, [0, 0, 0, 0xc008_0000], "NaN saturates to 0, -|x|");
+}
+
+// ------------------------------------------------------------------ without a GPU
+
+/// `ps_5_0` with `cb0[1]`, two temps, any extra declarations and `body`; `uint4` output.
+fn shader(extra_decls: &[Vec<u32>], body: &[Vec<u32>]) -> Vec<u8> {
+    let mut decls = vec![vec![DCL_CONSTANT_BUFFER | (4 << 24), 0x0020_8e46, 0, 1]];
+    decls.extend_from_slice(extra_decls);
+    pixel_shader_with(0x50, &decls, &[], 2, body, true)
+}
+
+/// The output is byte-identical across translations, and holds the helpers the shader calls
+/// (with what they call) and no others.
+#[test]
+fn translation_is_deterministic_and_keeps_only_called_helpers() {
+    let blob = shader(
+        &[],
+        &[
+            ins(DADD, &[dst(TEMP, 0, "xy"), cb(0, 0, "xyxy"), cb(0, 0, "zwzw")]),
+            ins(DTOF, &[dst(OUTPUT, 0, "x"), src(TEMP, 0, "xyxy")]),
+        ],
+    );
+    let first = dxbc_wgsl::translate(&blob, &Default::default()).expect("translates").wgsl;
+    for _ in 0..3 {
+        assert_eq!(dxbc_wgsl::translate(&blob, &Default::default()).expect("translates").wgsl, first);
+    }
+    for called in ["fn f64_add(", "fn f64_to_float(", "fn float_round_pack(", "fn f64_round_pack(", "fn u64_shr_jam("] {
+        assert!(first.contains(called), "{called} missing:\n{first}");
+    }
+    for unused in ["fn f64_div(", "fn f64_fma(", "fn f64_mul(", "fn u64_mul_wide(", "fn u128_", "fn f64_eq("] {
+        assert!(!first.contains(unused), "{unused} kept:\n{first}");
+    }
+}
+
+/// What the lowering relies on is refused up front: a double destination other than `.xy`, `.zw`,
+/// `.xyzw`, a 32-bit result of doubles with more than two components, and resources of doubles.
+#[test]
+fn malformed_double_masks_and_double_resources_are_refused() {
+    use dxbc_wgsl::{RefusalReason, TranslateError};
+    let refusal = |blob: Vec<u8>| match dxbc_wgsl::translate(&blob, &Default::default()) {
+        Err(TranslateError::Unsupported(r)) => r.reason,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    let bad_double_mask = shader(&[], &[ins(DADD, &[dst(TEMP, 0, "x"), cb(0, 0, "xyxy"), cb(0, 0, "zwzw")])]);
+    assert_eq!(refusal(bad_double_mask), RefusalReason::OperandUnsupported);
+    let three_results = shader(&[], &[ins(DEQ, &[dst(TEMP, 0, "xyz"), cb(0, 0, "xyzw"), cb(0, 0, "zwxy")])]);
+    assert_eq!(refusal(three_results), RefusalReason::OperandUnsupported);
+    // dcl_resource_texture2d (double,double,double,double) t0
+    let double_texture = shader(&[vec![88 | (3 << 11) | (4 << 24), 0x0010_7000, 0, 0x7777]], &[]);
+    assert_eq!(refusal(double_texture), RefusalReason::Float64);
 }

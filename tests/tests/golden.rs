@@ -6,7 +6,7 @@
 //! `default`), a conditional return inside a loop, integer operations (udiv, bfi, ubfe, ishr,
 //! firstbit/countbits), `ld` with a texel offset, gather with an offset, gather-compare, a
 //! structured buffer, an immediate constant buffer, an indexable temp, `sample_c`, `discard`,
-//! `ld_ms`, and both sides of the uniformity rule: a shader whose derivative sits in non-uniform
+//! `ld_ms`, double-precision instructions, and both sides of the uniformity rule: a shader whose derivative sits in non-uniform
 //! control flow gets `diagnostic(off, derivative_uniformity)`, one with derivatives only in
 //! uniform control flow does not (asserted below, and checked with Tint when it is installed).
 //!
@@ -114,6 +114,8 @@ goldens! {
     ld_multisampled: Src::Corpus("hbaoplus/CopyDepth_PS/g_CopyDepth_PS_RESOLVE_DEPTH_1_DEPTH_LAYER_COUNT_1_D3D11.dxbc");
     // Derivative in uniform flow (explicit coarse ddy), from the corpus.
     ddy_coarse_uniform: Src::Corpus("wine/d3d11/test_ddy__ps_code_ddy_coarse.dxbc");
+    // Doubles (`dmov_sat`, `dadd` with a 64-bit immediate, `|x|`): the helpers it calls and no others.
+    double_modifiers: Src::Corpus("vkd3d/d3d12/test_shader_instructions__ps_dmodifier_code.dxbc");
 }
 
 /// The uniformity rule, both sides: the directive where a derivative sits in non-uniform control
