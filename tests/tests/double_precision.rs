@@ -237,8 +237,8 @@ fn cases() -> Vec<Case> {
             out.push(Case { a, b, c });
         }
     }
-    for round in 0..12_000 {
-        let (a, b, c) = match round % 8 {
+    for round in 0..16_000 {
+        let (a, b, c) = match round % 9 {
             // Anything.
             0 => (f64::from_bits(rng.next()), f64::from_bits(rng.next()), f64::from_bits(rng.next())),
             // Near each other: alignment shifts of a few bits, cancellation.
@@ -274,6 +274,13 @@ fn cases() -> Vec<Case> {
                 let p = -(a * b);
                 let d = rng.below(7) as i64 - 3;
                 (a, b, f64::from_bits((p.to_bits() as i64 + d) as u64))
+            }
+            // fma and mul with a product near half an ulp of c: ties and near-ties of the single rounding.
+            7 => {
+                let k = 50 + rng.below(7);
+                let ka = rng.below(k);
+                let ec = 1023 + rng.below(2);
+                (rng.sparse(1023 - ka), rng.sparse(1023 - (k - ka)), rng.sparse(ec))
             }
             // Integers and halves (conversions).
             _ => {
