@@ -474,8 +474,8 @@ impl Replay<'_> {
         self.caps_missing = None;
         // Every cap the suites require is one WebGPU lacks (or a fixed-function feature), except
         // `float64`: the translator emulates doubles (a shader it refuses is skipped as refused).
-        let caps = e.get("caps").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
-        if let Some(cap) = caps.filter(|&c| c != "float64").next() {
+        let mut caps = e.get("caps").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+        if let Some(cap) = caps.find(|&c| c != "float64") {
             let reason = match cap {
                 "clip-planes" => SkipReason::FixedFunction { feature: "clip planes".into() },
                 "point-size" => SkipReason::FixedFunction { feature: "point size".into() },
