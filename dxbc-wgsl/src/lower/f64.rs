@@ -291,3 +291,46 @@ impl Cx<'_, '_> {
         self.write(i, dst, &lanes, value, U, false)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library parses and validates as WebGPU core WGSL, and every function the lowering calls
+    /// exists.
+    #[test]
+    fn library_parses_validates_and_has_every_called_helper() {
+        let module = library().expect("f64.wgsl parses");
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+            .validate(module)
+            .expect("f64.wgsl validates");
+        let names: Vec<&str> = module.functions.iter().filter_map(|(_, f)| f.name.as_deref()).collect();
+        let called = include_str!("f64.rs").split('"').filter(|s| {
+            s.len() > 4 && s.starts_with("f64_") && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        let mut n = 0;
+        for name in called {
+            assert!(names.contains(&name), "the lowering calls `{name}`, which f64.wgsl lacks");
+            n += 1;
+        }
+        assert!(n >= 18, "found only {n} helper names in f64.rs");
+    }
+
+    /// Pruning keeps what an entry point reaches (transitively) and drops the rest.
+    #[test]
+    fn prune_keeps_reachable_functions_only() {
+        let mut module = naga::front::wgsl::parse_str(
+            "fn leaf() -> u32 { return 1u; }\n\
+             fn unused() -> u32 { return leaf(); }\n\
+             fn mid() -> u32 { return leaf() + 1u; }\n\
+             @fragment fn main() -> @location(0) vec4<u32> { return vec4<u32>(mid()); }",
+        )
+        .expect("parses");
+        prune_functions(&mut module);
+        let names: Vec<&str> = module.functions.iter().filter_map(|(_, f)| f.name.as_deref()).collect();
+        assert_eq!(names, ["leaf", "mid"]);
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+            .validate(&module)
+            .expect("the pruned module validates");
+    }
+}
