@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod asm;
 pub mod basic_effect_model;
 pub mod gpu;
 pub mod raster;

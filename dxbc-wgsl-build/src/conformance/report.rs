@@ -55,7 +55,7 @@ pub enum Status {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SkipReason {
-    /// A capability WebGPU or the adapter lacks (float64, int64, geometry shaders, ...).
+    /// A capability WebGPU or the adapter lacks (int64, geometry shaders, ...).
     Capability {
         /// Which capability.
         capability: String,

@@ -12,7 +12,7 @@ use super::draw::{
     Renderer,
 };
 use super::gpu::Device;
-use super::report::{Record, SkipReason, Source, Status};
+use super::report::{Record, Source, Status};
 
 #[derive(Debug, Deserialize)]
 struct Row {
@@ -129,12 +129,6 @@ pub fn run(
                 rec.reason = f;
             }
         };
-        if flag("is_float64") {
-            let r = Err(DrawError::Skip(SkipReason::Capability { capability: "float64 (WGSL has no f64)".into() }));
-            finish(&mut rec, r);
-            records.push(rec);
-            continue;
-        }
         if expected.len() != row.expected_u32.len() || expected.is_empty() {
             input_errors.push(format!("{rel}:{}: malformed expected_u32", n + 1));
         }

@@ -224,8 +224,8 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             }
             _ => {
                 check_operand_shapes(&m, i, ins)?;
-                if ins.opcode.info().is_some_and(|x| x.dst.contains('d') || x.src.contains('d')) {
-                    return Err(refuse(RefusalReason::Float64, i, ins, "double-precision arithmetic: WGSL has no f64"));
+                if ins.opcode.is_double() {
+                    check_double_masks(i, ins)?;
                 }
                 stack.last_mut().expect("root").1.push(Node::Op(i))
             }
@@ -324,6 +324,32 @@ fn check_operand_shapes(m: &Module<'_>, i: usize, ins: &Instruction) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Write masks of the double-precision instructions (their lowering in `lower/f64.rs` relies on
+/// them): a double destination is `.xy`, `.zw` or `.xyzw` (one or two doubles); a 32-bit result
+/// of double sources (`dtof`, `dtoi`, `dtou`, the comparisons) has one or two components.
+fn check_double_masks(i: usize, ins: &Instruction) -> Result<(), TranslateError> {
+    let Some(info) = ins.opcode.info() else { return Ok(()) };
+    let Some(dst) = ins.operands.first() else { return Ok(()) };
+    if dst.ty == OperandType::Null || info.dst.is_empty() {
+        return Ok(());
+    }
+    let mask = dst.select.mask();
+    let ok = if info.dst.starts_with('d') {
+        matches!(mask, 0b0011 | 0b1100 | 0b1111)
+    } else {
+        matches!(mask.count_ones(), 1 | 2)
+    };
+    if ok {
+        return Ok(());
+    }
+    let what = if info.dst.starts_with('d') {
+        "a double destination must be .xy, .zw or .xyzw"
+    } else {
+        "a 32-bit result of double sources must write one or two components"
+    };
+    Err(refuse(RefusalReason::OperandUnsupported, i, ins, format!("write mask {mask:#06b}: {what}")))
 }
 
 fn case_value(i: usize, ins: &Instruction) -> Result<u32, TranslateError> {
@@ -450,6 +476,14 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         Opcode::DCL_RESOURCE | Opcode::DCL_UAV_TYPED => {
             let (id, slot, space) = slot_and_space(m, ins, 0);
             check_range(m, i, ins)?;
+            if ins.return_type.is_some_and(|r| r.contains(&7)) {
+                return Err(refuse(
+                    RefusalReason::Float64,
+                    i,
+                    ins,
+                    "a resource of doubles (return type `double`): WGSL has no 64-bit texel type",
+                ));
+            }
             let dim = ins.control & 0x1f;
             let samples = (ins.control >> 5) & 0x7f;
             m.resources.push(ResourceDecl {

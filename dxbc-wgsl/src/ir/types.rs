@@ -21,12 +21,12 @@ pub enum Storage {
 }
 
 impl Storage {
-    /// From an opcode-table type letter.
+    /// From an opcode-table type letter. Double lanes (`d`) hold raw bits: `u32`.
     pub fn from_letter(c: char) -> Option<Storage> {
         match c {
             'f' => Some(Storage::F32),
             'i' => Some(Storage::I32),
-            'u' | 'c' | 'a' | 'o' => Some(Storage::U32),
+            'u' | 'c' | 'a' | 'o' | 'd' => Some(Storage::U32),
             _ => None,
         }
     }

@@ -13,7 +13,10 @@
 //!   outputs are written to `o#` and returned at every `ret`.
 
 mod builder;
+mod f64;
 mod ops;
+
+pub use f64::F64_WGSL;
 
 use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample};
 use crate::chunks::signature::ComponentType;
@@ -134,6 +137,8 @@ pub(crate) struct Cx<'a, 'p> {
     pub input_ranges: Vec<(u32, u32, Handle<Expression>, ScalarKind)>,
     pub bindings: Vec<ResourceBinding>,
     pub uniformity_note: Option<String>,
+    /// The double-precision helpers of `f64.wgsl` by name (empty when the shader has no doubles).
+    pub f64_helpers: HashMap<String, Handle<naga::Function>>,
 }
 
 pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
@@ -210,6 +215,10 @@ fn ir_interpolation(i: crate::Interpolation) -> Interpolation {
 /// constant-evaluated) are left alone.
 pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
     if ins.opcode.is_declaration() || matches!(ins.opcode, Opcode::MOV | Opcode::MOVC | Opcode::SWAPC) {
+        return false;
+    }
+    if ins.opcode.is_double() {
+        // Doubles are read as words and computed by helper calls, never constant expressions.
         return false;
     }
     let Some(info) = ins.opcode.info() else { return false };
@@ -289,9 +298,12 @@ mod sv {
 pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, TranslateError> {
     let entry_point = options.entry_point.clone().unwrap_or_else(|| "main".to_string());
     let storage = infer_storage(m);
+    let doubles = f64::uses_doubles(m);
+    let module = if doubles { f64::library()?.clone() } else { naga::Module::default() };
+    let f64_helpers = module.functions.iter().filter_map(|(h, f)| Some((f.name.clone()?, h))).collect();
     let mut cx = Cx {
         m,
-        module: naga::Module::default(),
+        module,
         b: FnBuilder::new(&entry_point),
         storage,
         temps: Vec::new(),
@@ -315,6 +327,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         input_ranges: Vec::new(),
         bindings: Vec::new(),
         uniformity_note: None,
+        f64_helpers,
     };
     if let Some(i) = crate::ir::uniformity::first_nonuniform_derivative(m) {
         cx.uniformity_note = Some(format!(
@@ -389,6 +402,9 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         task_payload: None,
         incoming_ray_payload: None,
     });
+    if doubles {
+        f64::prune_functions(&mut module);
+    }
     Ok(Lowered {
         module,
         stage,
@@ -719,6 +735,10 @@ impl Cx<'_, '_> {
     fn declare_nonfinite(&mut self) {
         let mut bits: Vec<u32> = Vec::new();
         for ins in &self.m.program.instructions {
+            if ins.opcode.is_double() {
+                // Read as `u32` words (`lower/f64.rs`), never as floats.
+                continue;
+            }
             let all = runtime_immediates(ins);
             for o in &ins.operands {
                 if o.ty == OperandType::Immediate32 {

@@ -184,10 +184,18 @@ impl Cx<'_, '_> {
     /// 0–3 of the destination), as a scalar or vector of `want`, with its modifier applied as
     /// `want`'s operation.
     pub(crate) fn read(&mut self, i: usize, op: &Operand, lanes: &[u8], want: ScalarKind) -> R<E> {
+        let v = self.read_raw(i, op, lanes, want)?;
+        self.modify(i, v, op.modifier, want)
+    }
+
+    /// [`Self::read`] without the source modifier. A 64-bit immediate (a double source) reads as
+    /// its words: component `c` is word `c` (a single double repeats in `zw`).
+    pub(crate) fn read_raw(&mut self, i: usize, op: &Operand, lanes: &[u8], want: ScalarKind) -> R<E> {
         let sw = op.select.swizzle();
         let comps: Vec<u8> = lanes.iter().map(|&l| sw[l as usize]).collect();
         let n = comps.len();
-        if op.ty == OperandType::Immediate32 && op.imm.is_empty() {
+        let immediate = matches!(op.ty, OperandType::Immediate32 | OperandType::Immediate64);
+        if immediate && op.imm.is_empty() {
             return Err(refuse_at(
                 self,
                 i,
@@ -195,9 +203,8 @@ impl Cx<'_, '_> {
                 "an immediate operand with no components",
             ));
         }
-        let v = if op.ty == OperandType::Immediate32 {
-            let vals: Vec<u32> =
-                comps.iter().map(|&c| if op.imm.len() == 1 { op.imm[0] } else { op.imm[c as usize] }).collect();
+        let v = if immediate {
+            let vals: Vec<u32> = comps.iter().map(|&c| op.imm[c as usize % op.imm.len()]).collect();
             let parts: Vec<E> = if self.runtime_imm {
                 vals.iter()
                     .map(|&b| {
@@ -228,7 +235,7 @@ impl Cx<'_, '_> {
                 v
             }
         };
-        self.modify(i, v, op.modifier, want)
+        Ok(v)
     }
 
     fn modify(&mut self, i: usize, v: E, modifier: Modifier, want: ScalarKind) -> R<E> {
@@ -1065,6 +1072,7 @@ impl Cx<'_, '_> {
             Opcode::SAMPLE_POS => {
                 return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "WGSL cannot query sample positions"));
             }
+            op if op.is_double() => self.double_op(i)?,
             Opcode::SYNC if self.m.version.stage != ShaderStage::Compute => {
                 return Err(refuse_at(
                     self,

@@ -321,6 +321,10 @@ impl Opcode {
     pub fn is_declaration(self) -> bool {
         matches!(self.info().map(|i| i.form), Some(Form::Decl { .. } | Form::Raw)) || self == Opcode::CUSTOMDATA
     }
+    /// Whether an operand holds doubles (type letter `d`): the SM5 double-precision instructions.
+    pub fn is_double(self) -> bool {
+        self.info().is_some_and(|x| x.dst.contains('d') || x.src.contains('d'))
+    }
 }
 
 #[cfg(test)]

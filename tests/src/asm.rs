@@ -1,0 +1,171 @@
+//! A minimal SM4 assembler for hand-written test shaders: operand and instruction tokens, and
+//! pixel-shader containers.
+
+/// Operand types.
+pub const TEMP: u32 = 0;
+pub const INPUT: u32 = 1;
+pub const OUTPUT: u32 = 2;
+pub const IMMEDIATE32: u32 = 4;
+pub const IMMEDIATE64: u32 = 5;
+pub const CONSTANT_BUFFER: u32 = 8;
+
+/// Opcodes.
+pub const ADD: u32 = 0;
+pub const FRC: u32 = 26;
+pub const MUL: u32 = 56;
+pub const DCL_INPUT_PS: u32 = 98;
+pub const DCL_INPUT_PS_SGV: u32 = 99;
+pub const DCL_INPUT_PS_SIV: u32 = 100;
+pub const EQ: u32 = 24;
+pub const GE: u32 = 29;
+pub const LT: u32 = 49;
+pub const MOV: u32 = 54;
+pub const NE: u32 = 57;
+pub const RET: u32 = 62;
+pub const DCL_CONSTANT_BUFFER: u32 = 89;
+pub const DCL_OUTPUT: u32 = 101;
+pub const DCL_TEMPS: u32 = 104;
+pub const DADD: u32 = 191;
+pub const DMAX: u32 = 192;
+pub const DMIN: u32 = 193;
+pub const DMUL: u32 = 194;
+pub const DEQ: u32 = 195;
+pub const DGE: u32 = 196;
+pub const DLT: u32 = 197;
+pub const DNE: u32 = 198;
+pub const DMOV: u32 = 199;
+pub const DMOVC: u32 = 200;
+pub const DTOF: u32 = 201;
+pub const FTOD: u32 = 202;
+pub const DDIV: u32 = 210;
+pub const DFMA: u32 = 211;
+pub const DRCP: u32 = 212;
+pub const DTOI: u32 = 214;
+pub const DTOU: u32 = 215;
+pub const ITOD: u32 = 216;
+pub const UTOD: u32 = 217;
+
+/// `xyzw` → swizzle bits; each char one of `xyzw`.
+pub fn swizzle(s: &str) -> u32 {
+    s.bytes().enumerate().map(|(i, c)| (u32::from(c - b'x') & 3) << (2 * i)).sum::<u32>()
+}
+
+/// `xyzw` subset → write-mask bits.
+pub fn mask(s: &str) -> u32 {
+    s.bytes().map(|c| 1 << ((c.wrapping_sub(b'x')) & 3)).fold(0, |a, b| a | b)
+}
+
+/// A destination register `type#[index].mask`.
+pub fn dst(ty: u32, index: u32, m: &str) -> Vec<u32> {
+    vec![2 | (mask(m) << 4) | (ty << 12) | (1 << 20), index]
+}
+
+/// A source register `type#[index].swizzle`.
+pub fn src(ty: u32, index: u32, swz: &str) -> Vec<u32> {
+    vec![2 | (1 << 2) | (swizzle(swz) << 4) | (ty << 12) | (1 << 20), index]
+}
+
+/// `cb{slot}[{index}].swizzle`.
+pub fn cb(slot: u32, index: u32, swz: &str) -> Vec<u32> {
+    vec![2 | (1 << 2) | (swizzle(swz) << 4) | (CONSTANT_BUFFER << 12) | (2 << 20), slot, index]
+}
+
+/// `l(a, b, c, d)`.
+pub fn imm(v: [u32; 4]) -> Vec<u32> {
+    let mut t = vec![2 | (IMMEDIATE32 << 12)];
+    t.extend_from_slice(&v);
+    t
+}
+
+/// `d(a, b)`: two doubles, four words (low word first).
+pub fn imm64(v: [f64; 2]) -> Vec<u32> {
+    let mut t = vec![2 | (IMMEDIATE64 << 12)];
+    for x in v {
+        let b = x.to_bits();
+        t.extend_from_slice(&[b as u32, (b >> 32) as u32]);
+    }
+    t
+}
+
+/// A source operand with a modifier (extended operand token): 1 `-x`, 2 `|x|`, 3 `-|x|`.
+pub fn modified(mut operand: Vec<u32>, modifier: u32) -> Vec<u32> {
+    operand[0] |= 1 << 31;
+    operand.insert(1, 1 | (modifier << 6));
+    operand
+}
+
+/// The instruction with `_sat`.
+pub fn saturated(mut instruction: Vec<u32>) -> Vec<u32> {
+    instruction[0] |= 1 << 13;
+    instruction
+}
+
+/// One instruction: opcode token with its length, then the operands.
+pub fn ins(opcode: u32, operands: &[Vec<u32>]) -> Vec<u32> {
+    let body: Vec<u32> = operands.iter().flatten().copied().collect();
+    let mut t = vec![opcode | ((1 + body.len() as u32) << 24)];
+    t.extend(body);
+    t
+}
+
+/// `ps_4_0` with `dcl_constantbuffer cb0[cb_regs]`, `dcl_output o0.xyzw`, `dcl_temps temps`,
+/// then `body` and `ret`, in a DXBC container whose output signature declares SV_Target0 with
+/// component type `uint` (`true`) or `float`.
+pub fn pixel_shader(cb_regs: u32, temps: u32, body: &[Vec<u32>], uint_output: bool) -> Vec<u8> {
+    let decls = [vec![DCL_CONSTANT_BUFFER | (4 << 24), 0x0020_8e46, 0, cb_regs]];
+    pixel_shader_with(0x40, &decls, &[], temps, body, uint_output)
+}
+
+/// An input signature element: semantic, system value (`D3D_NAME`), component type (1 uint,
+/// 3 float), register, mask.
+pub struct Input(pub &'static str, pub u32, pub u32, pub u32, pub u32);
+
+/// A pixel shader of version token `version` (0x40 = ps_4_0, 0x41 = ps_4_1) with the given
+/// declarations, input signature, `dcl_output o0.xyzw`, `dcl_temps temps`, `body`, `ret`.
+pub fn pixel_shader_with(
+    version: u32,
+    decls: &[Vec<u32>],
+    inputs: &[Input],
+    temps: u32,
+    body: &[Vec<u32>],
+    uint_output: bool,
+) -> Vec<u8> {
+    let mut program = vec![version, 0];
+    for d in decls {
+        program.extend(d);
+    }
+    program.extend(ins(DCL_OUTPUT, &[vec![0x0010_20f2, 0]]));
+    program.extend([DCL_TEMPS | (2 << 24), temps]);
+    for i in body {
+        program.extend(i);
+    }
+    program.extend(ins(RET, &[]));
+    program[1] = program.len() as u32;
+    let shdr: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let isgn = signature(&inputs.iter().map(|i| (i.0, [0, i.1, i.2, i.3, i.4 | (i.4 << 8)])).collect::<Vec<_>>());
+    let osgn = signature(&[("SV_Target", [0, 64, if uint_output { 1 } else { 3 }, 0, 0x0f | (0x0f << 8)])]);
+    container(&[(b"ISGN", isgn), (b"OSGN", osgn), (b"SHDR", shdr)])
+}
+
+/// A signature chunk: per element its name and (semantic index, system value, component
+/// type, register, mask | rw_mask << 8).
+fn signature(elements: &[(&str, [u32; 5])]) -> Vec<u8> {
+    let mut head: Vec<u32> = vec![elements.len() as u32, 8];
+    let mut names: Vec<u8> = Vec::new();
+    let names_at = 8 + 24 * elements.len() as u32;
+    for (name, e) in elements {
+        head.push(names_at + names.len() as u32);
+        head.extend_from_slice(e);
+        names.extend(name.as_bytes());
+        names.push(0);
+    }
+    names.resize(names.len().next_multiple_of(4), 0);
+    let mut out: Vec<u8> = head.iter().flat_map(|w| w.to_le_bytes()).collect();
+    out.extend(names);
+    out
+}
+
+fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let chunks: Vec<([u8; 4], Vec<u8>)> = chunks.iter().map(|(f, d)| (**f, d.clone())).collect();
+    dxbc_wgsl::container::assemble(&chunks)
+}
