@@ -7,6 +7,7 @@
 include!("fixtures/tiny_effect.rs");
 include!("fixtures/tiny_two_pass.rs");
 include!("fixtures/bare.rs");
+include!("fixtures/states.rs");
 
 use tiny_effect as fx;
 
@@ -93,4 +94,81 @@ fn bare_effect() {
     assert_eq!(bare::Permutation::default().index(), Some(0));
     assert!(bare::Permutation::default().vertex_buffer_layout().is_none());
     let _ = bare::Resources { _marker: core::marker::PhantomData };
+}
+
+/// The declared render states are what the generated constructors use (fixture: `states.rs`, from
+/// `tests/codegen_states.rs`).
+#[test]
+fn declared_render_states() {
+    use states::Pass;
+    use wgpu::{BlendComponent, BlendFactor, BlendOperation, BlendState, ColorWrites, CompareFunction, TextureFormat};
+
+    // `AlphaBlend` (SRC_ALPHA, INV_SRC_ALPHA; alpha ONE, INV_SRC_ALPHA) is wgpu's
+    // `BlendState::ALPHA_BLENDING`, on every render target (no independent blending).
+    assert_eq!(states::blend_state(Pass::Main, 0), Some(BlendState::ALPHA_BLENDING));
+    assert_eq!(states::blend_state(Pass::Main, 7), Some(BlendState::ALPHA_BLENDING));
+    assert_eq!(states::blend_state(Pass::Main, 8), None);
+    assert_eq!(states::blend_state(Pass::Decal, 0), None);
+    let targets = states::color_target_states(Pass::Main, &[TextureFormat::Rgba8Unorm, TextureFormat::R16Float]);
+    assert_eq!(targets.len(), 2);
+    let t1 = targets[1].as_ref().unwrap();
+    assert_eq!(
+        (t1.format, t1.blend, t1.write_mask),
+        (TextureFormat::R16Float, Some(BlendState::ALPHA_BLENDING), ColorWrites::ALL)
+    );
+
+    // Independent blending: target 0 blends (MIN with factors One, as WebGPU wants), target 1 writes
+    // red and green only, the others are D3D's defaults.
+    let outline0 = states::blend_state(Pass::Outline, 0).unwrap();
+    assert_eq!(
+        outline0.color,
+        BlendComponent {
+            src_factor: BlendFactor::Constant,
+            dst_factor: BlendFactor::One,
+            operation: BlendOperation::Add
+        }
+    );
+    assert_eq!(
+        outline0.alpha,
+        BlendComponent { src_factor: BlendFactor::One, dst_factor: BlendFactor::One, operation: BlendOperation::Min }
+    );
+    assert_eq!(states::blend_state(Pass::Outline, 1), None);
+    assert_eq!(states::color_write_mask(Pass::Outline, 1), ColorWrites::RED | ColorWrites::GREEN);
+    assert_eq!(states::color_write_mask(Pass::Outline, 2), ColorWrites::ALL);
+
+    // Rasterizer: CullNone; counter-clockwise front faces, no depth clip, line strip.
+    let main = states::primitive_state(Pass::Main);
+    assert_eq!(
+        (main.topology, main.front_face, main.cull_mode),
+        (wgpu::PrimitiveTopology::TriangleList, wgpu::FrontFace::Cw, None)
+    );
+    let outline = states::primitive_state(Pass::Outline);
+    assert_eq!(outline.topology, wgpu::PrimitiveTopology::LineStrip);
+    assert_eq!((outline.front_face, outline.cull_mode), (wgpu::FrontFace::Ccw, Some(wgpu::Face::Back)));
+    assert!(outline.unclipped_depth && !main.unclipped_depth);
+    assert_eq!(states::required_features(Pass::Outline), wgpu::Features::DEPTH_CLIP_CONTROL);
+    assert_eq!(states::required_features(Pass::Main), wgpu::Features::empty());
+    assert!(states::scissor_enable(Pass::Outline) && !states::scissor_enable(Pass::Main));
+
+    // Depth-stencil.
+    let d = states::depth_stencil_state(Pass::Main, TextureFormat::Depth32Float);
+    assert_eq!((d.depth_write_enabled, d.depth_compare), (Some(false), Some(CompareFunction::LessEqual)));
+    assert!(!d.stencil.is_enabled() && !d.bias.is_enabled());
+    let d = states::depth_stencil_state(Pass::Outline, TextureFormat::Depth24PlusStencil8);
+    assert_eq!((d.depth_write_enabled, d.depth_compare), (Some(false), Some(CompareFunction::Always)));
+    assert!(d.stencil.is_enabled() && d.stencil.needs_ref_value());
+    assert_eq!((d.stencil.read_mask, d.stencil.write_mask), (0x0F, 0xFF));
+    assert_eq!(d.stencil.front.compare, CompareFunction::Equal);
+    assert_eq!(d.stencil.front.pass_op, wgpu::StencilOperation::Replace);
+    assert_eq!(d.stencil.back, wgpu::StencilFaceState::IGNORE);
+    let d = states::depth_stencil_state(Pass::Decal, TextureFormat::Depth32Float);
+    assert_eq!((d.bias.constant, d.bias.slope_scale, d.bias.clamp), (-2, 1.5, 0.25));
+    assert_eq!((d.depth_write_enabled, d.depth_compare), (Some(true), Some(CompareFunction::Less)));
+
+    // PipelineOptions::new takes the pass's primitive state; the sample count is the caller's.
+    let options = states::PipelineOptions::new(Pass::Outline, &targets, None);
+    assert_eq!(options.primitive, outline);
+    assert_eq!(options.multisample.count, 1);
+    assert!(!states::multisample_state(Pass::Main, 4).alpha_to_coverage_enabled);
+    assert_eq!(states::multisample_state(Pass::Main, 4).count, 4);
 }

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::{format_offset, MatrixPacking, PlacedField, Shape, REGISTER};
+use crate::effect::states::PassStates;
 use crate::effect::{pascal_case, snake_case, AxisKind, Layout, Stage};
 use crate::stage::{Binding, BindingKind, SampleType, StageInfo};
 use crate::vertex::VertexFormat;
@@ -900,8 +901,163 @@ impl<'a> Gen<'a> {
         w.close("}");
     }
 
+    /// Doc lines for one aspect of every pass's states: `- line` for a single pass, and
+    /// `- pass \`name\`: line; line` for several.
+    fn pass_docs(&mut self, describe: impl Fn(&PassStates) -> Vec<String>) {
+        let multi = self.multi_pass;
+        let w = &mut self.w;
+        for p in &self.c.effect.passes {
+            let lines = describe(&p.states);
+            if multi {
+                w.doc(&format!("- pass `{}`: {}.", p.name, lines.join("; ")));
+            } else {
+                for l in lines {
+                    w.doc(&format!("- {l}."));
+                }
+            }
+        }
+    }
+
+    /// The per-pass render-state tables and the public functions that read them.
+    fn states(&mut self) {
+        let passes = &self.c.effect.passes;
+        let n = passes.len();
+        let (pp, pa, index) = if self.multi_pass { ("pass: Pass, ", "pass, ", "pass as usize") } else { ("", "", "0") };
+        let w = &mut self.w;
+        w.blank();
+        w.line("// The render states of each pass (effect file, else D3D11's defaults), in wgpu's terms.");
+        let table = |w: &mut W, name: &str, ty: &str, item: &dyn Fn(&PassStates) -> String| {
+            w.open(&format!("const {name}: [{ty}; {n}] = ["));
+            for p in passes {
+                w.line(&format!("{}, // {}", item(&p.states), p.name));
+            }
+            w.close("];");
+        };
+        table(w, "PASS_PRIMITIVE", "wgpu::PrimitiveState", &|s| s.wgpu_primitive());
+        table(w, "PASS_BLEND", "[Option<wgpu::BlendState>; 8]", &|s| {
+            if s.blend.independent_blend {
+                format!("[{}]", (0..8).map(|i| s.blend.target(i).wgpu_blend()).collect::<Vec<_>>().join(", "))
+            } else {
+                format!("[{}; 8]", s.blend.target(0).wgpu_blend())
+            }
+        });
+        table(w, "PASS_WRITE_MASK", "[wgpu::ColorWrites; 8]", &|s| {
+            if s.blend.independent_blend {
+                format!("[{}]", (0..8).map(|i| s.blend.target(i).wgpu_write_mask()).collect::<Vec<_>>().join(", "))
+            } else {
+                format!("[{}; 8]", s.blend.target(0).wgpu_write_mask())
+            }
+        });
+        table(w, "PASS_ALPHA_TO_COVERAGE", "bool", &|s| s.blend.alpha_to_coverage.to_string());
+        table(w, "PASS_DEPTH", "(bool, wgpu::CompareFunction)", &|s| {
+            format!("({}, {})", s.depth_stencil.wgpu_depth_write(), s.depth_stencil.wgpu_depth_compare())
+        });
+        table(w, "PASS_STENCIL", "wgpu::StencilState", &|s| s.depth_stencil.wgpu_stencil());
+        table(w, "PASS_DEPTH_BIAS", "wgpu::DepthBiasState", &|s| s.rasterizer.wgpu_bias());
+        table(w, "PASS_SCISSOR", "bool", &|s| s.rasterizer.scissor_enable.to_string());
+        table(w, "PASS_FEATURES", "wgpu::Features", &|s| s.wgpu_features().to_string());
+
+        let named = |s: &PassStates, i: usize, what: &str| {
+            s.names[i].as_ref().map(|n| format!("{what} state `{n}`: ")).unwrap_or_default()
+        };
+        w.blank();
+        w.doc("Primitive assembly and rasterizer state: the effect file's `topology` and rasterizer state");
+        w.doc("(D3D's `FrontCounterClockwise = FALSE` is `FrontFace::Cw`; D3D's default culls back faces).");
+        w.doc("The depth bias is part of [`depth_stencil_state`]; the scissor test, of the render pass.");
+        w.doc("");
+        self.pass_docs(|s| {
+            let mut l = s.describe_primitive();
+            l[0] = format!("{}{}", named(s, 2, "rasterizer"), l[0]);
+            l
+        });
+        let w = &mut self.w;
+        w.open(&format!("pub fn primitive_state({}) -> wgpu::PrimitiveState {{", pp.trim_end_matches(", ")));
+        w.line(&format!("PASS_PRIMITIVE[{index}]"));
+        w.close("}");
+        w.blank();
+        w.doc("The blend state of render target `target` (`None`: blending off), from the effect file's");
+        w.doc("blend state. D3D's MIN and MAX ignore the factors; WebGPU requires them to be `One`, which");
+        w.doc("they are here.");
+        w.doc("");
+        self.pass_docs(|s| {
+            let mut l = s.describe_blend();
+            l[0] = format!("{}{}", named(s, 0, "blend"), l[0]);
+            l
+        });
+        let w = &mut self.w;
+        w.open(&format!("pub fn blend_state({pp}target: usize) -> Option<wgpu::BlendState> {{"));
+        w.line(&format!("PASS_BLEND[{index}].get(target).copied().flatten()"));
+        w.close("}");
+        w.blank();
+        w.doc("The channels render target `target` writes (D3D's `RenderTargetWriteMask`; the bits are");
+        w.doc("the same). See [`blend_state`] for each pass's values.");
+        w.open(&format!("pub fn color_write_mask({pp}target: usize) -> wgpu::ColorWrites {{"));
+        w.line(&format!("PASS_WRITE_MASK[{index}].get(target).copied().unwrap_or(wgpu::ColorWrites::ALL)"));
+        w.close("}");
+        w.blank();
+        w.doc("One color target per format (`SV_Target0`, ...) with the pass's blend state and write mask.");
+        w.open(&format!(
+            "pub fn color_target_states({pp}formats: &[wgpu::TextureFormat]) -> Vec<Option<wgpu::ColorTargetState>> {{"
+        ));
+        w.open("formats.iter().enumerate().map(|(i, &format)| {");
+        w.line(&format!(
+            "Some(wgpu::ColorTargetState {{ format, blend: blend_state({pa}i), write_mask: color_write_mask({pa}i) }})"
+        ));
+        w.close("}).collect()");
+        w.close("}");
+        w.blank();
+        w.doc("The depth-stencil state for a depth buffer of `format`: the effect file's depth-stencil");
+        w.doc("state, and its rasterizer state's depth bias (D3D's `DepthBias`, `SlopeScaledDepthBias` and");
+        w.doc("`DepthBiasClamp` are WebGPU's `constant`, `slope_scale` and `clamp`, with the same formula and");
+        w.doc("the same unit, the format's minimum resolvable difference). `depth_enable = false` is the");
+        w.doc("comparison `Always` without writes. The stencil reference is dynamic in both APIs: set it");
+        w.doc("with `RenderPass::set_stencil_reference` (D3D's `OMSetDepthStencilState` argument).");
+        w.doc("");
+        self.pass_docs(|s| {
+            let mut l = s.depth_stencil.describe();
+            l[0] = format!("{}{}", named(s, 1, "depth-stencil"), l[0]);
+            l.push(s.describe_bias());
+            l
+        });
+        let w = &mut self.w;
+        w.open(&format!("pub fn depth_stencil_state({pp}format: wgpu::TextureFormat) -> wgpu::DepthStencilState {{"));
+        w.line(&format!("let (depth_write, depth_compare) = PASS_DEPTH[{index}];"));
+        w.open("wgpu::DepthStencilState {");
+        w.line("format,");
+        w.line("depth_write_enabled: Some(depth_write),");
+        w.line("depth_compare: Some(depth_compare),");
+        w.line(&format!("stencil: PASS_STENCIL[{index}].clone(),"));
+        w.line(&format!("bias: PASS_DEPTH_BIAS[{index}],"));
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.doc("Multisample state for `count` samples per pixel (all of them enabled), with the blend");
+        w.doc("state's alpha to coverage. WebGPU allows alpha to coverage only when `count` is above 1.");
+        w.open(&format!("pub fn multisample_state({pp}count: u32) -> wgpu::MultisampleState {{"));
+        w.line(&format!(
+            "wgpu::MultisampleState {{ count, mask: !0, alpha_to_coverage_enabled: PASS_ALPHA_TO_COVERAGE[{index}] }}"
+        ));
+        w.close("}");
+        w.blank();
+        w.doc("Whether the rasterizer state enables the scissor test (D3D's `ScissorEnable`). WebGPU's");
+        w.doc("scissor rectangle is state of the render pass, the whole target unless changed: when this");
+        w.doc("is true, call `RenderPass::set_scissor_rect` (D3D's `RSSetScissorRects`) before drawing;");
+        w.doc("when false, leave it at (or reset it to) the whole target.");
+        w.open(&format!("pub fn scissor_enable({}) -> bool {{", pp.trim_end_matches(", ")));
+        w.line(&format!("PASS_SCISSOR[{index}]"));
+        w.close("}");
+        w.blank();
+        w.doc("The wgpu features the pass's states need (`DEPTH_CLIP_CONTROL` for `depth_clip_enable =");
+        w.doc("false`); request them when creating the device.");
+        w.open(&format!("pub fn required_features({}) -> wgpu::Features {{", pp.trim_end_matches(", ")));
+        w.line(&format!("PASS_FEATURES[{index}]"));
+        w.close("}");
+    }
+
     fn pipeline(&mut self) {
-        let e = &self.c.effect;
+        self.states();
+        let (pp, pa, layouts_pass) =
+            if self.multi_pass { ("pass: Pass, ", "pass, ", "layouts.pass, ") } else { ("", "", "") };
         let w = &mut self.w;
         w.blank();
         w.doc("Render states for [`create_render_pipeline_with`].");
@@ -920,43 +1076,39 @@ impl<'a> Gen<'a> {
         w.close("}");
         w.blank();
         w.open("impl<'a> PipelineOptions<'a> {");
-        w.doc("D3D11's default states for the given targets: triangle list, clockwise front faces,");
-        w.doc("back faces culled, no multisampling.");
-        w.open(
-            "pub fn new(color_targets: &'a [Option<wgpu::ColorTargetState>], depth_stencil: Option<wgpu::DepthStencilState>) -> Self {",
-        );
+        w.doc("The given targets and depth-stencil state, with the pass's declared primitive and");
+        w.doc("rasterizer state ([`primitive_state`]) and single-sampled [`multisample_state`].");
+        w.doc("[`color_target_states`] and [`depth_stencil_state`] give the pass's declared targets.");
+        w.open(&format!(
+            "pub fn new({pp}color_targets: &'a [Option<wgpu::ColorTargetState>], depth_stencil: Option<wgpu::DepthStencilState>) -> Self {{"
+        ));
         w.open("PipelineOptions {");
         w.line("label: None,");
         w.line("color_targets,");
         w.line("depth_stencil,");
-        w.open("primitive: wgpu::PrimitiveState {");
-        w.line("topology: wgpu::PrimitiveTopology::TriangleList,");
-        w.line("front_face: wgpu::FrontFace::Cw,");
-        w.line("cull_mode: Some(wgpu::Face::Back),");
-        w.line("..wgpu::PrimitiveState::default()");
-        w.close("},");
-        w.line("multisample: wgpu::MultisampleState::default(),");
+        w.line(&format!("primitive: primitive_state({}),", pa.trim_end_matches(", ")));
+        w.line(&format!("multisample: multisample_state({pa}1),"));
         w.close("}");
         w.close("}");
         w.close("}");
         w.blank();
-        w.doc("Creates the render pipeline of `layouts`' permutation with D3D11's default states:");
-        w.doc("triangle list, clockwise front faces, back faces culled, depth test `Less` with depth");
-        w.doc("writes when `depth_format` is given, no blending, one color target per format.");
+        w.doc("Creates the render pipeline of `layouts`' permutation with the states the effect file");
+        w.doc("declares for the pass (D3D11's defaults for what it leaves out): one color target per");
+        w.doc("format with [`color_target_states`], [`depth_stencil_state`] when `depth_format` is given,");
+        w.doc("[`primitive_state`], and one sample per pixel. Set the dynamic states on the render pass:");
+        w.doc("blend constant, stencil reference, and the scissor rectangle when [`scissor_enable`].");
         w.open(
             "pub fn create_render_pipeline(device: &wgpu::Device, layouts: &Layouts, color_formats: &[wgpu::TextureFormat], depth_format: Option<wgpu::TextureFormat>) -> wgpu::RenderPipeline {",
         );
-        w.line(
-            "let targets: Vec<Option<wgpu::ColorTargetState>> = color_formats.iter().map(|f| Some(wgpu::ColorTargetState::from(*f))).collect();",
-        );
-        w.open("let depth_stencil = depth_format.map(|format| wgpu::DepthStencilState {");
-        w.line("format,");
-        w.line("depth_write_enabled: Some(true),");
-        w.line("depth_compare: Some(wgpu::CompareFunction::Less),");
-        w.line("stencil: wgpu::StencilState::default(),");
-        w.line("bias: wgpu::DepthBiasState::default(),");
-        w.close("});");
-        w.line("create_render_pipeline_with(device, layouts, &PipelineOptions::new(&targets, depth_stencil))");
+        w.line(&format!("let targets = color_target_states({layouts_pass}color_formats);"));
+        if self.multi_pass {
+            w.line("let depth_stencil = depth_format.map(|format| depth_stencil_state(layouts.pass, format));");
+        } else {
+            w.line("let depth_stencil = depth_format.map(depth_stencil_state);");
+        }
+        w.line(&format!(
+            "create_render_pipeline_with(device, layouts, &PipelineOptions::new({layouts_pass}&targets, depth_stencil))"
+        ));
         w.close("}");
         w.blank();
         w.doc("Creates the render pipeline of `layouts`' permutation with the given states.");
@@ -999,7 +1151,6 @@ impl<'a> Gen<'a> {
         w.line("cache: None,");
         w.close("})");
         w.close("}");
-        let _ = e;
     }
 }
 

@@ -3,11 +3,12 @@
 //! The format is documented key by key in `docs/effect-format.md`. In short: an effect has
 //! permutation axes, passes whose stages name their shader inputs (by path pattern or explicit
 //! rules), constant-buffer layouts (reflection is often stripped, so the file declares them),
-//! names for the other resources, and vertex-format overrides.
+//! names for the other resources, vertex-format overrides, and each pass's render states.
 
 pub mod layout;
 mod parse;
 pub mod pattern;
+pub mod states;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -261,6 +262,8 @@ pub struct Pass {
     pub vertex: StageRules,
     /// The pixel stage's shader rules (`None`: no pixel shader, e.g. depth only).
     pub pixel: Option<StageRules>,
+    /// Topology, blend, depth-stencil and rasterizer states (D3D11's defaults unless declared).
+    pub states: states::PassStates,
 }
 
 /// How a stage's shader input is chosen per permutation: the first rule whose `when` matches.

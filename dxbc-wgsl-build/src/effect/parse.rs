@@ -1,5 +1,7 @@
 //! Effect-file parser: TOML (with the position of every key and value) to [`Effect`].
 
+mod render_states;
+
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -163,7 +165,11 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         &cx,
         root,
         "the effect file",
-        &["effect", "axes", "permutations", "layouts", "cbuffers", "resources", "vertex_formats", "passes"],
+        &[
+            &["effect", "axes", "permutations", "layouts", "cbuffers", "resources", "vertex_formats", "passes"][..],
+            &render_states::ROOT_KEYS,
+        ]
+        .concat(),
     )?;
 
     // [effect]
@@ -405,6 +411,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         }
     }
 
+    // [blend_states], [depth_stencil_states], [rasterizer_states]
+    let named_states = render_states::parse_named(&cx, root)?;
+
     // [passes]
     let mut passes = Vec::new();
     if let Some((_, v)) = get(root, "passes") {
@@ -413,7 +422,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             check_ident(&cx, &name, &k.span(), "pass name")?;
             let what = format!("[passes.{name}]");
             let t = as_table(&cx, &name, v)?;
-            check_keys(&cx, t, &what, &["vertex", "pixel", "compute"])?;
+            check_keys(&cx, t, &what, &[&["vertex", "pixel", "compute"][..], &render_states::PASS_KEYS].concat())?;
             if let Some((ck, _)) = get(t, "compute") {
                 return Err(cx.err(&ck.span(), "compute passes are not supported yet (vertex + pixel only)"));
             }
@@ -423,7 +432,8 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let vertex = parse_stage(&cx, &view, &axes, Stage::Vertex, vk, vv)?;
             let pixel =
                 get(t, "pixel").map(|(pk, pv)| parse_stage(&cx, &view, &axes, Stage::Pixel, pk, pv)).transpose()?;
-            passes.push(Pass { name, span: k.span(), vertex, pixel });
+            let states = render_states::parse_pass(&cx, &named_states, &name, t)?;
+            passes.push(Pass { name, span: k.span(), vertex, pixel, states });
         }
     }
     if passes.is_empty() {
