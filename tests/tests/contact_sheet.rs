@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use dxbc_wgsl_tests::basic_effect_model::{to_unorm8, BasicParams, PixelLightingVaryings, VertexLightingVaryings};
 use dxbc_wgsl_tests::dual_texture_model::{DualParams, DualVaryings};
 use dxbc_wgsl_tests::gpu::{check_pixels, format_checks, gpu_or_skip, PixelCheck};
-use dxbc_wgsl_tests::mesh_raster::visible_triangle;
+use dxbc_wgsl_tests::mesh_raster::ScreenMesh;
 use dxbc_wgsl_tests::raster::interpolate;
 use dxbc_wgsl_tests::skinned_effect_model::{skin, Bone, IDENTITY_BONE};
 use example_engine::effects::{basic_effect, dual_texture_effect, skinned_effect};
@@ -257,10 +257,11 @@ fn expected_pixels(
     indices: &[u32],
     mut expect: impl FnMut([usize; 3], [f64; 3]) -> Option<[f32; 4]>,
 ) -> Vec<(u32, u32, [u8; 4])> {
+    let mesh = ScreenMesh::new(clip, indices, TILE_WIDTH, TILE_HEIGHT);
     let mut out = Vec::new();
     for y in (0..TILE_HEIGHT).step_by(STEP as usize) {
         for x in (0..TILE_WIDTH).step_by(STEP as usize) {
-            let Some(hit) = visible_triangle(clip, indices, TILE_WIDTH, TILE_HEIGHT, x, y, EDGE_MARGIN) else {
+            let Some(hit) = mesh.visible(x, y, EDGE_MARGIN) else {
                 continue;
             };
             if !hit.counter_clockwise {

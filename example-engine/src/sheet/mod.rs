@@ -265,6 +265,24 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_tile_is_red_and_says_why() {
+        let (w, h) = (TILE_WIDTH + 10, TILE_HEIGHT + 10);
+        let mut image = Image { width: w, height: h, rgba: BACKGROUND.repeat((w * h) as usize) };
+        draw_failure(&mut image, 5, 5, "the translator refused instruction 12 (resinfo)");
+        assert_eq!(image.pixel(4, 4), BACKGROUND);
+        assert_eq!(image.pixel(5 + TILE_WIDTH - 1, 5 + TILE_HEIGHT - 1), ERROR_FILL);
+        let text = |y0: u32, y1: u32| {
+            (y0..y1)
+                .flat_map(|y| (5..5 + TILE_WIDTH).map(move |x| (x, y)))
+                .filter(|&(x, y)| image.pixel(x, y) == ERROR_TEXT)
+                .count()
+        };
+        // "FAILED:" on the first line, the message on the next ones.
+        assert!(text(8, 8 + font::LINE_HEIGHT) > 20);
+        assert!(text(8 + font::LINE_HEIGHT, 8 + 3 * font::LINE_HEIGHT) > 100);
+    }
+
+    #[test]
     fn skinned_weights_are_renormalised_to_the_kept_bones() {
         use crate::effects::skinned_effect::Weights;
         for weights in [Weights::One, Weights::Two, Weights::Four] {
