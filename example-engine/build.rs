@@ -1,9 +1,24 @@
-//! Translates BasicEffect's DXBC blobs to WGSL and generates its Rust bindings into OUT_DIR
-//! (`basic_effect.rs`, included by `src/effects.rs`). DualTextureEffect goes through the
-//! `include_effect!` macro instead, so both integrations are exercised.
+//! Translates the DirectXTK effects' DXBC blobs to WGSL and generates their Rust bindings into
+//! OUT_DIR (`<module>.rs` per effect file, included by `src/effects.rs`). DualTextureEffect goes
+//! through the `include_effect!` macro instead, so both integrations are exercised.
+
+/// Every effect file `Builder` handles (DualTextureEffect is left to `include_effect!`).
+const EFFECTS: [&str; 10] = [
+    "effects/basic.effect.toml",
+    "effects/alpha_test.effect.toml",
+    "effects/debug.effect.toml",
+    "effects/environment_map.effect.toml",
+    "effects/normal_map.effect.toml",
+    "effects/skinned.effect.toml",
+    "effects/sprite.effect.toml",
+    "effects/post_process.effect.toml",
+    "effects/dual_post_process.effect.toml",
+    "effects/tone_map.effect.toml",
+];
 
 fn main() {
-    if let Err(error) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
+    let builder = EFFECTS.iter().fold(dxbc_wgsl_build::Builder::new(), |b, path| b.effect(path));
+    if let Err(error) = builder.build() {
         // The diagnostics were already printed as cargo::error= lines (file:line:column).
         eprintln!("{error}");
         std::process::exit(1);

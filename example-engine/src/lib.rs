@@ -12,3 +12,4 @@ pub mod texture;
 pub use gpu::{Gpu, GpuError, NO_ADAPTER_HINT};
 pub use target::{Image, Target, COLOR_FORMAT, DEPTH_FORMAT};
 pub mod scene;
+pub mod sheet;

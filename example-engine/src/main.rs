@@ -1,4 +1,6 @@
 //! `example-engine --out frame.png`: renders one frame offscreen and writes it as a PNG.
+//! `example-engine --all-effects --out sheet.png`: renders the contact sheet of every DirectXTK
+//! effect family (up to eight permutations each) instead.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +22,10 @@ struct Args {
     /// Frame height in pixels.
     #[arg(long, default_value_t = 480)]
     height: u32,
+    /// Render a contact sheet of every DirectXTK effect family (up to 8 permutations each, one
+    /// labelled tile per permutation) instead of the frame; --width and --height do not apply.
+    #[arg(long)]
+    all_effects: bool,
 }
 
 fn main() -> ExitCode {
@@ -46,8 +52,45 @@ fn main() -> ExitCode {
 }
 
 fn run(gpu: &Gpu, args: &Args) -> anyhow::Result<()> {
+    if args.all_effects {
+        return run_sheet(gpu, args);
+    }
     let frame = example_engine::scene::render_frame(gpu, args.width, args.height).context("rendering the frame")?;
     frame.save_png(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} ({}x{})", args.out.display(), frame.width, frame.height);
+    Ok(())
+}
+
+/// Renders the contact sheet, reports every tile, and fails (after writing the sheet) if a tile
+/// could not be rendered.
+fn run_sheet(gpu: &Gpu, args: &Args) -> anyhow::Result<()> {
+    let sheet = example_engine::sheet::render_sheet(gpu);
+    for row in &sheet.rows {
+        println!(
+            "{}: {} of {} permutation{} rendered{}",
+            row.family,
+            row.tiles - row.failed,
+            row.permutations,
+            if row.permutations == 1 { "" } else { "s" },
+            if row.failed > 0 { format!(", {} FAILED", row.failed) } else { String::new() }
+        );
+        for tile in sheet.tiles.iter().filter(|t| t.family == row.family) {
+            match &tile.result {
+                Ok(_) => println!("  ok      {}", tile.label),
+                Err(error) => println!("  FAILED  {}: {error}", tile.label),
+            }
+        }
+    }
+    sheet.image.save_png(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    let failed: usize = sheet.rows.iter().map(|r| r.failed).sum();
+    println!(
+        "wrote {} ({}x{}): {} tiles of {} effect families, {failed} failed",
+        args.out.display(),
+        sheet.image.width,
+        sheet.image.height,
+        sheet.tiles.len(),
+        sheet.rows.len()
+    );
+    anyhow::ensure!(failed == 0, "{failed} tile(s) could not be rendered (marked FAILED on the sheet)");
     Ok(())
 }

@@ -71,6 +71,54 @@ impl Mesh {
         mesh
     }
 
+    /// A UV sphere of `radius` around the origin: u runs around the y axis (from +x towards -z),
+    /// v from the north pole (v = 0) to the south pole, `uv_repeat` times each.
+    pub fn sphere(radius: f32, segments: u32, rings: u32, uv_repeat: [f32; 2]) -> Self {
+        let mut mesh = Self::default();
+        for i in 0..=rings {
+            let v = i as f32 / rings as f32;
+            let (sp, cp) = (v * std::f32::consts::PI).sin_cos();
+            for j in 0..=segments {
+                let u = j as f32 / segments as f32;
+                let (st, ct) = (u * std::f32::consts::TAU).sin_cos();
+                let normal = [sp * ct, cp, -sp * st];
+                mesh.vertices.push(Vertex {
+                    position: normal.map(|c| c * radius),
+                    normal,
+                    uv: [u * uv_repeat[0], v * uv_repeat[1]],
+                });
+            }
+        }
+        mesh.grid_indices(rings, segments);
+        mesh
+    }
+
+    /// An open tube of `radius` along the y axis from `y0` to `y1`: u runs around it (from +x
+    /// towards -z), v along it from `y0` (v = 0) to `y1`, `uv_repeat` times each.
+    pub fn tube(radius: f32, y0: f32, y1: f32, segments: u32, rings: u32, uv_repeat: [f32; 2]) -> Self {
+        let mut mesh = Self::default();
+        for i in 0..=rings {
+            let v = i as f32 / rings as f32;
+            let y = y0 + (y1 - y0) * v;
+            for j in 0..=segments {
+                let u = j as f32 / segments as f32;
+                let (st, ct) = (u * std::f32::consts::TAU).sin_cos();
+                let normal = [ct, 0.0, -st];
+                mesh.vertices.push(Vertex {
+                    position: [radius * ct, y, -radius * st],
+                    normal,
+                    uv: [u * uv_repeat[0], v * uv_repeat[1]],
+                });
+            }
+        }
+        mesh.grid_indices(rings, segments);
+        // The rings run upwards (the sphere's run downwards), so flip every triangle to face out.
+        for t in mesh.indices.chunks_mut(3) {
+            t.swap(1, 2);
+        }
+        mesh
+    }
+
     fn grid_indices(&mut self, rows: u32, columns: u32) {
         let stride = columns + 1;
         for i in 0..rows {
@@ -92,7 +140,7 @@ impl Mesh {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::dot;
+    use crate::math::{cross, dot, sub};
 
     #[test]
     fn torus_normals_are_unit_and_match_the_winding() {
@@ -110,6 +158,27 @@ mod tests {
     }
 
     #[test]
+    fn sphere_and_tube_face_outwards() {
+        for mesh in [Mesh::sphere(1.5, 16, 8, [1.0, 1.0]), Mesh::tube(0.5, -1.0, 2.0, 16, 4, [1.0, 1.0])] {
+            for v in &mesh.vertices {
+                assert!((dot(v.normal, v.normal) - 1.0).abs() < 1e-5);
+            }
+            for t in 0..mesh.indices.len() / 3 {
+                let corners = [0, 1, 2].map(|k| mesh.vertices[mesh.indices[3 * t + k] as usize]);
+                // Skip the degenerate triangles at the sphere's poles.
+                let area =
+                    cross(sub(corners[1].position, corners[0].position), sub(corners[2].position, corners[0].position));
+                if dot(area, area) < 1e-12 {
+                    continue;
+                }
+                let n =
+                    corners.iter().fold([0.0; 3], |a, c| [a[0] + c.normal[0], a[1] + c.normal[1], a[2] + c.normal[2]]);
+                assert!(dot(mesh.face_normal(t), n) > 0.0, "triangle {t} is wound inside out");
+            }
+        }
+    }
+
+    #[test]
     fn plane_faces_up() {
         let mesh = Mesh::plane([2.0, 2.0], [1.0, 1.0], 3);
         assert_eq!(mesh.vertices.len(), 16);
@@ -118,6 +187,40 @@ mod tests {
             assert!(dot(mesh.face_normal(t), [0.0, 1.0, 0.0]) > 0.99, "triangle {t}");
         }
         assert_eq!(std::mem::size_of::<Vertex>(), 32);
+    }
+}
+
+/// One indexed mesh on the GPU.
+pub struct GpuMesh {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub index_count: u32,
+}
+
+impl GpuMesh {
+    /// Uploads `vertex_bytes` (laid out as the pipeline's vertex buffer expects) and 32-bit indices.
+    pub fn new(device: &wgpu::Device, label: &str, vertex_bytes: &[u8], indices: &[u32]) -> Self {
+        use wgpu::util::DeviceExt;
+        Self {
+            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: vertex_bytes,
+                usage: wgpu::BufferUsages::VERTEX,
+            }),
+            indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(indices),
+                usage: wgpu::BufferUsages::INDEX,
+            }),
+            index_count: indices.len() as u32,
+        }
+    }
+
+    /// Binds the buffers (slot 0) and draws every triangle.
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_vertex_buffer(0, self.vertices.slice(..));
+        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..self.index_count, 0, 0..1);
     }
 }
 

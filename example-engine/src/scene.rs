@@ -6,13 +6,11 @@
 //! pipelines ([`Pipelines`]), so a watch mode can rebuild the pipelines from re-translated shaders
 //! without touching the rest.
 
-use wgpu::util::DeviceExt;
-
 use crate::effects::{basic_effect, dual_texture_effect};
 use crate::gpu::{Gpu, GpuError};
 use crate::lighting::{columns, columns3, pad3, Fog, DEFAULT_AMBIENT, DEFAULT_LIGHTS};
 use crate::math::Mat4;
-use crate::mesh::Mesh;
+use crate::mesh::{GpuMesh, Mesh};
 use crate::target::{depth_stencil_state, Image, Target, COLOR_FORMAT};
 use crate::texture::{sampler, TextureImage};
 
@@ -98,37 +96,6 @@ impl Pipelines {
             );
             Self { torus_layouts, torus, ground_layouts, ground }
         })
-    }
-}
-
-/// One indexed mesh on the GPU.
-struct GpuMesh {
-    vertices: wgpu::Buffer,
-    indices: wgpu::Buffer,
-    index_count: u32,
-}
-
-impl GpuMesh {
-    fn new(device: &wgpu::Device, label: &str, vertex_bytes: &[u8], indices: &[u32]) -> Self {
-        Self {
-            vertices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: vertex_bytes,
-                usage: wgpu::BufferUsages::VERTEX,
-            }),
-            indices: device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents: bytemuck::cast_slice(indices),
-                usage: wgpu::BufferUsages::INDEX,
-            }),
-            index_count: indices.len() as u32,
-        }
-    }
-
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
-        pass.set_vertex_buffer(0, self.vertices.slice(..));
-        pass.set_index_buffer(self.indices.slice(..), wgpu::IndexFormat::Uint32);
-        pass.draw_indexed(0..self.index_count, 0, 0..1);
     }
 }
 

@@ -160,13 +160,25 @@ impl BasicParams {
         normal: [f32; 3],
         color: [f32; 4],
     ) -> VertexLightingVaryings {
+        self.vs_vertex_lighting(position, normal, color, 3)
+    }
+
+    /// `VSBasicVertexLighting*` (`num_lights` 3) and `VSBasicOneLight*` (1); without vertex colour
+    /// pass `color` = 1 (Lighting.fxh `ComputeCommonVSOutputWithLighting`, then `Diffuse *= Color`).
+    pub fn vs_vertex_lighting(
+        &self,
+        position: [f32; 4],
+        normal: [f32; 3],
+        color: [f32; 4],
+        num_lights: usize,
+    ) -> VertexLightingVaryings {
         let pos_ws = mul_row4(position, &self.world);
         let eye_vector = normalize([
             self.eye_position[0] - pos_ws[0],
             self.eye_position[1] - pos_ws[1],
             self.eye_position[2] - pos_ws[2],
         ]);
-        let light = self.compute_lights(eye_vector, self.world_normal(normal), 3);
+        let light = self.compute_lights(eye_vector, self.world_normal(normal), num_lights);
         let diffuse = [
             light.diffuse[0] * color[0],
             light.diffuse[1] * color[1],
@@ -182,8 +194,32 @@ impl BasicParams {
 
     /// `PSBasicVertexLighting`.
     pub fn ps_vertex_lighting(&self, pin: &VertexLightingVaryings) -> [f32; 4] {
-        let mut color = pin.diffuse;
+        self.ps_vertex_lighting_tx([1.0; 4], pin)
+    }
+
+    /// `PSBasicVertexLightingTx` (and SkinnedEffect's `PSSkinnedVertexLighting`): `texel` is what
+    /// `Texture.Sample` returned. The NoFog shaders are the same with a fog factor of 0.
+    pub fn ps_vertex_lighting_tx(&self, texel: [f32; 4], pin: &VertexLightingVaryings) -> [f32; 4] {
+        let mut color: [f32; 4] = std::array::from_fn(|c| texel[c] * pin.diffuse[c]);
         self.add_specular(&mut color, [pin.specular[0], pin.specular[1], pin.specular[2]]);
+        self.apply_fog(&mut color, pin.specular[3]);
+        color
+    }
+
+    /// `VSBasic*` without lighting: `DiffuseColor` times the vertex colour (1 without one), fog
+    /// factor in `specular.w` (Common.fxh `ComputeCommonVSOutput`).
+    pub fn vs_basic(&self, position: [f32; 4], color: [f32; 4]) -> VertexLightingVaryings {
+        VertexLightingVaryings {
+            position_ps: mul_row4(position, &self.world_view_proj),
+            diffuse: std::array::from_fn(|c| self.diffuse_color[c] * color[c]),
+            specular: [0.0, 0.0, 0.0, self.fog_factor(position)],
+        }
+    }
+
+    /// `PSBasic` / `PSBasicTx` (texel 1 without texture): no specular; the NoFog shaders are the
+    /// same with a fog factor of 0.
+    pub fn ps_basic(&self, texel: [f32; 4], pin: &VertexLightingVaryings) -> [f32; 4] {
+        let mut color: [f32; 4] = std::array::from_fn(|c| texel[c] * pin.diffuse[c]);
         self.apply_fog(&mut color, pin.specular[3]);
         color
     }
@@ -327,6 +363,28 @@ mod tests {
         // Specular is not scaled by the vertex colour but the pixel shader scales it by alpha.
         let out = p.ps_vertex_lighting(&vout);
         assert!((out[0] - (0.25 + 0.5 * 0.5)).abs() < 1e-5, "{out:?}");
+    }
+
+    #[test]
+    fn one_light_ignores_the_other_lights() {
+        let mut p = params();
+        p.light_direction[1] = [0.0, 0.0, -1.0];
+        p.light_diffuse_color[1] = [0.0, 1.0, 0.0];
+        let one = p.vs_vertex_lighting([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0; 4], 1);
+        let three = p.vs_vertex_lighting([0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0], [1.0; 4], 3);
+        assert!(close3([one.diffuse[0], one.diffuse[1], one.diffuse[2]], [0.5, 0.125, 0.25]));
+        assert!(close3([three.diffuse[0], three.diffuse[1], three.diffuse[2]], [0.5, 0.375, 0.25]));
+    }
+
+    #[test]
+    fn unlit_is_diffuse_times_vertex_colour_and_texture_then_fog() {
+        let mut p = params();
+        p.fog_vector = [0.0, 0.0, 0.0, 0.5];
+        let vout = p.vs_basic([0.0, 0.0, 0.0, 1.0], [0.5, 1.0, 1.0, 1.0]);
+        assert_eq!(vout.diffuse, [0.25, 0.25, 1.0, 1.0]);
+        let out = p.ps_basic([1.0, 0.5, 0.5, 1.0], &vout);
+        // (0.25, 0.125, 0.5) halfway to the fog colour (0, 1, 0).
+        assert!(close3([out[0], out[1], out[2]], [0.125, 0.5625, 0.25]), "{out:?}");
     }
 
     #[test]

@@ -4,8 +4,11 @@ use std::path::{Path, PathBuf};
 
 pub mod asm;
 pub mod basic_effect_model;
+pub mod dual_texture_model;
 pub mod gpu;
+pub mod mesh_raster;
 pub mod raster;
+pub mod skinned_effect_model;
 
 /// The shared corpus folder: `$DXBC_WGSL_CORPUS`, else `<workspace>/../shared/corpus`; `None` when
 /// neither exists (tests then skip with a printed message).
