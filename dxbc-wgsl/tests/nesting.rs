@@ -30,7 +30,9 @@ fn nesting_up_to_the_bound_translates() {
 #[test]
 fn nesting_past_the_bound_is_refused() {
     // Far past the bound, in a thread with a small stack: it must be refused, not overflow.
-    let blob = nested_ifs(100_000);
+    // (20,000 levels: deep enough to overflow a naive recursion, short enough to stay under the
+    // translator's instruction limit, which would refuse it first.)
+    let blob = nested_ifs(20_000);
     let r = std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || translate(&blob, &TranslateOptions::default()))
