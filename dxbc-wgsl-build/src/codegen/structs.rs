@@ -146,6 +146,19 @@ impl Structs {
         order.sort_by_key(|&i| fields[i].offset);
         let mut items = Vec::new();
         let mut cursor = 0u32;
+        // Rust names must be distinct (reflected names are not checked like an effect file's:
+        // `fooBar` and `foo_bar`, or a variable called `_pad0`).
+        let mut used: Vec<String> = Vec::new();
+        let mut distinct = |name: String| {
+            let mut n = name.clone();
+            let mut k = 2;
+            while used.contains(&n) || n.starts_with("_pad") {
+                n = format!("{name}_{k}");
+                k += 1;
+            }
+            used.push(n.clone());
+            n
+        };
         for (k, &fi) in order.iter().enumerate() {
             let f = &fields[fi];
             let next = order.get(k + 1).map(|&j| fields[j].offset).unwrap_or(size);
@@ -157,7 +170,7 @@ impl Structs {
                 items.push(Item::Pad { from: cursor, to: f.offset });
             }
             for (pi, p) in pieces.into_iter().enumerate() {
-                let rust = if pi == 0 { snake_case(&f.name) } else { format!("{}{}", snake_case(&f.name), p.suffix) };
+                let rust = distinct(format!("{}{}", snake_case(&f.name), p.suffix));
                 let mut docs = Vec::new();
                 if pi == 0 {
                     docs.push(Doc::Line(field_doc(f, in_struct, self.type_name(&p.ty))));
