@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::effect::layout::Rules;
 use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules};
+use crate::reflect::{self, ReflectedLayout};
 use crate::stage::{BindingKind, RegisterClass, StageInfo};
 
 /// An effect with every permutation's shaders translated and checked.
@@ -167,6 +169,21 @@ pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, String> {
 
 struct Loaded {
     info: Result<StageInfo, String>,
+    /// The constant-buffer layouts of its reflection (`None`: no RDEF chunk).
+    reflection: Result<Option<Vec<ReflectedLayout>>, String>,
+}
+
+/// The reflected constant-buffer layouts of a shader input, `Ok(None)` when it has no RDEF chunk
+/// (or is not a container the reflection can be read from: translating it reports why).
+fn reflection_of(bytes: &[u8]) -> Result<Option<Vec<ReflectedLayout>>, String> {
+    let Ok(container) = dxbc_wgsl::Container::parse(bytes, &dxbc_wgsl::ReadOptions::default()) else {
+        return Ok(None);
+    };
+    let Some(chunk) = container.chunk(b"RDEF") else {
+        return Ok(None);
+    };
+    let r = dxbc_wgsl::chunks::rdef::parse(chunk).map_err(|e| format!("its reflection (RDEF) cannot be read: {e}"))?;
+    Ok(Some(reflect::layouts_of(&r, &Rules::HLSL)))
 }
 
 /// Type names the generated module defines itself.
@@ -187,7 +204,7 @@ pub const RESERVED_TYPES: &[&str] = &[
 ///
 /// # Errors
 /// Every problem found, each at a position in the effect file.
-pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<CompiledEffect, Diagnostics> {
+pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<CompiledEffect, Diagnostics> {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let push = |errors: &mut Vec<Diagnostic>, d: Diagnostic| {
         if !errors.contains(&d) {
@@ -257,8 +274,10 @@ pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<Compil
                             if !inputs.contains(&r.path) {
                                 inputs.push(r.path.clone());
                             }
-                            let info = read_shader(&r).and_then(|bytes| translator.translate(&r, &bytes));
-                            loaded.insert(r.clone(), Loaded { info });
+                            let bytes = read_shader(&r);
+                            let reflection = bytes.as_deref().map_or(Ok(None), reflection_of);
+                            let info = bytes.and_then(|bytes| translator.translate(&r, &bytes));
+                            loaded.insert(r.clone(), Loaded { info, reflection });
                         }
                         Some(r)
                     }
@@ -315,6 +334,29 @@ pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<Compil
     if !errors.is_empty() {
         return Err(Diagnostics(errors));
     }
+
+    // Constant-buffer layouts from the shaders' reflection, and declared layouts checked against it.
+    let mut used: Vec<(ShaderRef, Stage)> = Vec::new();
+    for per in &choice {
+        for (v, p) in per {
+            for (r, stage) in [(v, Stage::Vertex), (p, Stage::Pixel)] {
+                if let Some(r) = r {
+                    if !used.contains(&(r.clone(), stage)) {
+                        used.push((r.clone(), stage));
+                    }
+                }
+            }
+        }
+    }
+    used.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    check_reflection(&mut effect, &used, &loaded, &mut errors);
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors));
+    }
+    let effect = effect;
+    let rule_span = |rules: &StageRules, values: &[usize]| -> Span {
+        effect.rule_for(rules, values).map(|r| r.path_span.clone()).unwrap_or(rules.span.clone())
+    };
 
     // Distinct shaders by WGSL text.
     let mut shaders: Vec<CompiledShader> = Vec::new();
@@ -486,6 +528,164 @@ pub fn compile(effect: Effect, translator: &mut dyn Translator) -> Result<Compil
     inputs.sort();
     inputs.insert(0, effect.path.clone());
     Ok(CompiledEffect { effect, permutations, shaders, passes, resources, inputs })
+}
+
+/// Fills the layouts the effect file leaves to the reflection, and compares declared layouts with
+/// the reflection of every shader that binds them.
+fn check_reflection(
+    effect: &mut Effect,
+    used: &[(ShaderRef, Stage)],
+    loaded: &BTreeMap<ShaderRef, Loaded>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let push = |errors: &mut Vec<Diagnostic>, d: Diagnostic| {
+        if !errors.contains(&d) {
+            errors.push(d);
+        }
+    };
+    // Per layout taken from the reflection: the first shader's fields and label.
+    let mut taken: BTreeMap<usize, (Vec<crate::effect::PlacedField>, String)> = BTreeMap::new();
+    for (r, stage) in used {
+        let l = &loaded[r];
+        let Ok(info) = &l.info else {
+            continue;
+        };
+        for b in info.bindings.iter().filter(|b| b.class == RegisterClass::ConstantBuffer) {
+            let applies = |c: &crate::effect::CbufferDecl| c.stages.as_ref().is_none_or(|s| s.contains(stage));
+            let Some(ci) = effect.cbuffers.iter().position(|c| c.slot == b.slot && c.space == b.space && applies(c))
+            else {
+                continue;
+            };
+            let cb = &effect.cbuffers[ci];
+            let layout = &effect.layouts[cb.layout];
+            let who = format!("effect {}, {} shader {}", effect.name, stage.name(), r.label());
+            let reflected = match &l.reflection {
+                Err(msg) => {
+                    push(errors, effect.error(&cb.span, format!("{who}: {msg}")));
+                    continue;
+                }
+                Ok(None) => {
+                    if layout.from_reflection {
+                        push(
+                            errors,
+                            effect.error(
+                                &cb.span,
+                                format!(
+                                    "{who} binds {} but carries no reflection (RDEF) to take the layout of constant \
+                                     buffer `{}` from: declare it with `fields` or `layout`",
+                                    b.register(),
+                                    cb.name
+                                ),
+                            ),
+                        );
+                    }
+                    continue;
+                }
+                Ok(Some(layouts)) => layouts.iter().find(|x| x.register == Some((b.slot, b.space))),
+            };
+            let Some(reflected) = reflected else {
+                push(
+                    errors,
+                    effect.error(
+                        &cb.span,
+                        format!("{who} binds {}, but its reflection lists no constant buffer there", b.register()),
+                    ),
+                );
+                continue;
+            };
+            if layout.from_reflection {
+                if !reflected.verdict.agrees() {
+                    push(
+                        errors,
+                        effect.error(
+                            &cb.span,
+                            format!(
+                                "{who}: the layout of constant buffer `{}` ({}, `{}` in the reflection) cannot be \
+                                 taken from the reflection: {}",
+                                cb.name,
+                                b.register(),
+                                reflected.name,
+                                reflected.verdict
+                            ),
+                        ),
+                    );
+                    continue;
+                }
+                match taken.get(&cb.layout) {
+                    None => {
+                        taken.insert(cb.layout, (reflected.fields.clone(), r.label()));
+                    }
+                    Some((fields, first)) if *fields != reflected.fields => {
+                        let at = fields
+                            .iter()
+                            .zip(&reflected.fields)
+                            .find(|(a, b)| a != b)
+                            .map(|(a, b)| {
+                                let show = |f: &crate::effect::PlacedField| {
+                                    format!(
+                                        "`{}` ({}) at {}",
+                                        f.name,
+                                        f.ty,
+                                        crate::effect::layout::format_offset(f.offset)
+                                    )
+                                };
+                                format!("{} there, {} here", show(a), show(b))
+                            })
+                            .unwrap_or_else(|| "they have different numbers of variables".into());
+                        push(
+                            errors,
+                            effect.error(
+                                &cb.span,
+                                format!(
+                                    "{who}: its reflection gives constant buffer `{}` a different layout than {first} \
+                                     does ({at}); declare the layout to say which applies",
+                                    cb.name
+                                ),
+                            ),
+                        );
+                    }
+                    Some(_) => {}
+                }
+            } else {
+                for (fi, msg) in reflect::compare_declared(&layout.fields, reflected) {
+                    let span = fi.map(|i| layout.field_spans[i].clone()).unwrap_or(layout.span.clone());
+                    push(
+                        errors,
+                        effect.error(
+                            &span,
+                            format!("{who}: layout `{}` disagrees with the shader's reflection: {msg}", layout.name),
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    for (li, (fields, _)) in taken {
+        let span = effect.layouts[li].span.clone();
+        let l = &mut effect.layouts[li];
+        l.field_spans = vec![span; fields.len()];
+        l.field_docs = vec![None; fields.len()];
+        l.fields = fields;
+    }
+    for cb in &effect.cbuffers {
+        let l = &effect.layouts[cb.layout];
+        if l.from_reflection
+            && l.fields.is_empty()
+            && !errors.iter().any(|d| d.message.contains(&format!("`{}`", cb.name)))
+        {
+            push(
+                errors,
+                effect.error(
+                    &cb.span,
+                    format!(
+                        "constant buffer `{}` has no `fields` or `layout`, and no shader of the effect binds b{} to \
+                         take its layout from",
+                        cb.name, cb.slot
+                    ),
+                ),
+            );
+        }
+    }
 }
 
 /// The `wgsl::` constant name for a shader label: the file stem (or header symbol) without the

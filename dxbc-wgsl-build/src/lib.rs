@@ -10,6 +10,9 @@
 //!   `docs/binding-model.md`). `Builder` and `include_effect!` both call it, so their output is
 //!   byte-identical.
 //! - [`builder`]: [`Builder`], incremental and cached, for `build.rs`.
+//! - [`reflect`]: constant-buffer layouts from a shader's reflection (RDEF), placed by HLSL's
+//!   packing rules from the reflected types and checked against the reflected offsets, and their
+//!   Rust structs; usable without an effect file.
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -19,6 +22,7 @@ pub mod compile;
 pub mod conformance;
 pub mod diag;
 pub mod effect;
+pub mod reflect;
 pub mod stage;
 pub mod tint;
 pub mod vertex;

@@ -10,6 +10,9 @@
 //!   against D3D's test suites; ends with `passed: N, failed: M, skipped: K`.
 //! - `effect FILE [-o OUT.rs]`: validate an effect file, translate its shaders, print its
 //!   permutations and what the generated code holds.
+//! - `layouts [--rust] FILE...`: the constant-buffer layouts of shaders' reflection (RDEF), placed
+//!   by HLSL's packing rules and checked against the offsets the compiler recorded (exit 1 when
+//!   one disagrees); `--rust` also prints each layout's Rust struct.
 //!
 //! FILE is a DXBC container (`.dxbc`, `.cso`, ...) or an fxc `/Fh` header (`.h`/`.inc`, with
 //! `--symbol` when it holds several arrays). Exit status 0 on success, 1 with a one-line error
@@ -77,6 +80,21 @@ enum Command {
         /// Also write the generated Rust module here.
         #[arg(short, long)]
         output: Option<PathBuf>,
+    },
+    /// Show the constant-buffer layouts a shader's reflection (RDEF) describes.
+    ///
+    /// Each layout is placed by HLSL's packing rules from the reflected types alone and compared
+    /// with the offsets the compiler recorded; exit status 1 when one disagrees.
+    Layouts {
+        /// DXBC containers or fxc /Fh headers.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The array to use when a header holds several.
+        #[arg(long)]
+        symbol: Option<String>,
+        /// Also print the Rust struct of each layout that agrees.
+        #[arg(long)]
+        rust: bool,
     },
     /// Translate every shader under files and folders and report which qualify.
     ///
@@ -179,6 +197,12 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Effect { file, output } => effect(file, output),
+        Command::Layouts { files, symbol, rust } => {
+            if !layouts(&files, symbol, rust)? {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
         Command::Conformance { paths, json } => conformance(paths, json),
         Command::Qualify { paths, json, tint, no_progress } => {
             if !qualify::run(&qualify::Args { paths, json, tint, no_progress })? {
@@ -270,4 +294,63 @@ fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(())
+}
+
+/// Prints the reflected layouts of each file; `false` when one disagrees or cannot be read.
+fn layouts(files: &[PathBuf], symbol: Option<String>, rust: bool) -> anyhow::Result<bool> {
+    use dxbc_wgsl_build::effect::layout::format_offset;
+    use dxbc_wgsl_build::reflect::{self, ReflectError};
+    let mut ok = true;
+    for file in files {
+        let bytes = read(file.clone(), symbol.clone())?;
+        let layouts = match reflect::cbuffer_layouts(&bytes) {
+            Ok(l) => l,
+            Err(ReflectError::NoReflection) => {
+                println!("{}: no reflection (RDEF): the layouts must be declared", file.display());
+                continue;
+            }
+            Err(e) => {
+                println!("{}: {e}", file.display());
+                ok = false;
+                continue;
+            }
+        };
+        if layouts.is_empty() {
+            println!("{}: no constant buffers", file.display());
+        }
+        for l in &layouts {
+            let register = match l.register {
+                Some((slot, 0)) => format!("b{slot}, "),
+                Some((slot, space)) => format!("b{slot} space{space}, "),
+                None => String::new(),
+            };
+            println!("{}: cbuffer {} ({register}{} bytes): {}", file.display(), l.name, l.size, l.verdict);
+            ok &= l.verdict.agrees();
+            fn rows(fields: &[dxbc_wgsl_build::effect::PlacedField], depth: usize) {
+                for f in fields {
+                    let at = if depth == 0 { format_offset(f.offset) } else { format!("+{}", format_offset(f.offset)) };
+                    println!(
+                        "    {:indent$}{at:<8} {:>5}  {:<28} {}",
+                        "",
+                        f.ty.size(),
+                        f.ty.declaration(),
+                        f.name,
+                        indent = 2 * depth
+                    );
+                    if let dxbc_wgsl_build::effect::VarType::Struct(s) = &f.ty {
+                        rows(&s.members, depth + 1);
+                    }
+                }
+            }
+            rows(&l.fields, 0);
+            if rust && l.verdict.agrees() {
+                if let Ok(s) = reflect::rust_struct_source(l) {
+                    println!();
+                    print!("{}", s.code);
+                    println!();
+                }
+            }
+        }
+    }
+    Ok(ok)
 }

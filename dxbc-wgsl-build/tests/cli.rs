@@ -78,3 +78,42 @@ fn usage_errors_are_one_line_with_status_1() {
     assert!(err.starts_with("error:"), "{err}");
     assert!(run(&["--help"]).status.success());
 }
+
+mod common;
+
+/// `layouts`: the packing-rule layout with the verdict, the Rust struct with `--rust`; exit 1 when
+/// the reflection's offsets are not the packing rules'.
+#[test]
+fn layouts_print_the_packed_layout_and_the_verdict() {
+    use common::rdef::{self, float, matrix, strukt, var, Cbuffer};
+    let dir = tempfile::tempdir().unwrap();
+    let cb = |m_offset| Cbuffer {
+        name: "$Globals".into(),
+        slot: 0,
+        size: 80,
+        vars: vec![
+            var("s", 0, 12, strukt(vec![("a", 0, float(2, 0)), ("b", 8, float(1, 0))], 0)),
+            var("f", 12, 4, float(1, 0)),
+            var("m", m_offset, 64, matrix(4, 4, true, 0)),
+        ],
+    };
+    let good = dir.path().join("good.dxbc");
+    std::fs::write(&good, rdef::container(&[cb(16)])).unwrap();
+    let r = run(&["layouts", "--rust", good.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{text}");
+    assert!(text.contains("cbuffer $Globals (b0, 80 bytes): the packing rules agree with the compiler's offsets"));
+    assert!(text.contains("c0.w         4  float                        f"), "{text}");
+    assert!(text.contains("c1          64  row_major float4x4           m"), "{text}");
+    assert!(text.contains("pub struct Globals {") && text.contains("pub s: GlobalsSUnpadded,"), "{text}");
+
+    let bad = dir.path().join("bad.dxbc");
+    std::fs::write(&bad, rdef::container(&[Cbuffer { size: 96, ..cb(32) }])).unwrap();
+    let r = run(&["layouts", bad.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains("`m`: float4x4: the packing rules put it at c1 (byte 16), the compiler at c2 (byte 32)"),
+        "{text}"
+    );
+}

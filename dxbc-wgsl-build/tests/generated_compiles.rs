@@ -8,6 +8,7 @@ include!("fixtures/tiny_effect.rs");
 include!("fixtures/tiny_two_pass.rs");
 include!("fixtures/bare.rs");
 include!("fixtures/states.rs");
+include!("fixtures/reflected_scene.rs");
 
 use tiny_effect as fx;
 
@@ -171,4 +172,32 @@ fn declared_render_states() {
     assert_eq!(options.multisample.count, 1);
     assert!(!states::multisample_state(Pass::Main, 4).alpha_to_coverage_enabled);
     assert_eq!(states::multisample_state(Pass::Main, 4).count, 4);
+}
+
+/// The struct of a layout taken from reflection (`tests/reflect_layouts.rs` keeps it current):
+/// row-major matrix arrays, arrays of structs whose last element shares its register with the
+/// next variable, a struct variable.
+#[test]
+fn reflected_layout_bytes() {
+    use reflected_scene::{Scene, SceneLights, SceneLightsUnpadded};
+    let s = Scene {
+        bones: [[[0.0; 4]; 3], [[0.0; 4], [0.0, 0.0, 0.0, 7.0], [0.0; 4]]],
+        time: 2.0,
+        lights: [SceneLights { color: [0.0, 0.0, 3.0], ..Default::default() }],
+        lights_last: SceneLightsUnpadded { color: [4.0, 0.0, 0.0], ..Default::default() },
+        exposure: 5.0,
+        sun: SceneLights { dir: [6.0, 0.0, 0.0], ..Default::default() },
+        jitter: [0.0, 8.0],
+        ..Default::default()
+    };
+    let bytes = bytemuck::bytes_of(&s);
+    assert_eq!(bytes.len(), 288);
+    let at = |byte: usize| f32::from_le_bytes(bytes[byte..byte + 4].try_into().unwrap());
+    assert_eq!(at(64 + 48 + 16 + 12), 7.0); // Bones[1] row 1 .w: c8.w
+    assert_eq!(at(172), 2.0); // Time: c10.w
+    assert_eq!(at(176 + 16 + 8), 3.0); // Lights[0].color.z: c12.z
+    assert_eq!(at(208 + 16), 4.0); // Lights[1].color.x: c14.x
+    assert_eq!(at(236), 5.0); // Exposure: c14.w
+    assert_eq!(at(240), 6.0); // Sun.dir.x: c15.x
+    assert_eq!(at(276), 8.0); // Jitter.y: c17.y
 }

@@ -3,16 +3,17 @@
 //! this one function, so their output is identical. The API it produces is described in
 //! `docs/binding-model.md`.
 
+mod structs;
 mod writer;
 
-use std::fmt::Write as _;
-
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
-use crate::effect::layout::{format_offset, MatrixPacking, PlacedField, Shape, REGISTER};
+use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
 use crate::effect::{pascal_case, snake_case, AxisKind, Layout, Stage};
 use crate::stage::{Binding, BindingKind, SampleType, StageInfo};
 use crate::vertex::VertexFormat;
+pub use structs::{struct_source, StructSource, Word};
+use structs::{Doc, Structs};
 use writer::W;
 
 /// Version of the generator, part of the builder's cache key.
@@ -39,6 +40,8 @@ struct Gen<'a> {
     /// Per pass × permutation: (vertex group index, pixel group index, vertex layout index).
     variant_groups: Vec<(usize, usize, Option<usize>)>,
     vertex_layouts: Vec<VertexLayoutDef>,
+    /// The constant-buffer structs and the structs of their struct members.
+    structs: Structs,
 }
 
 impl<'a> Gen<'a> {
@@ -50,8 +53,15 @@ impl<'a> Gen<'a> {
             groups: [Vec::new(), Vec::new()],
             variant_groups: Vec::new(),
             vertex_layouts: Vec::new(),
+            structs: Structs::new(Vec::new()),
         };
         g.analyse();
+        // Names of nested structs avoid every other generated type.
+        let mut taken: Vec<String> = crate::compile::RESERVED_TYPES.iter().map(|t| t.to_string()).collect();
+        taken.extend(c.effect.layouts.iter().map(|l| pascal_case(&l.name)));
+        taken.extend(c.effect.axes.iter().map(|a| pascal_case(&a.name)));
+        taken.extend(g.vertex_layouts.iter().map(|l| l.struct_name.clone()));
+        g.structs = Structs::new(taken);
         g
     }
 
@@ -170,6 +180,7 @@ impl<'a> Gen<'a> {
         for (i, l) in e.layouts.iter().enumerate() {
             self.cbuffer_struct(i, l);
         }
+        self.structs.emit_pending(&mut self.w);
         self.vertex_structs();
         self.resources();
         self.layouts();
@@ -529,65 +540,22 @@ impl<'a> Gen<'a> {
                 format!("`{}` (b{}, {stages})", cb.name, cb.slot)
             })
             .collect();
-        let mut order: Vec<usize> = (0..l.fields.len()).collect();
-        order.sort_by_key(|&i| l.fields[i].offset);
-        let w = &mut self.w;
-        w.blank();
-        match &l.doc {
-            Some(d) => w.doc_text(d),
-            None => w.doc(&format!("Constant-buffer layout `{}` as HLSL packs it.", l.name)),
-        }
-        w.doc("");
-        w.doc(&format!(
+        let mut doc = vec![match &l.doc {
+            Some(d) => Doc::Text(d.clone()),
+            None if l.from_reflection => Doc::Line(format!(
+                "Constant buffer `{}` as HLSL packs it, from the shaders' reflection (RDEF): HLSL's packing \
+                 rules place its variables where the compiler recorded them.",
+                l.name
+            )),
+            None => Doc::Line(format!("Constant-buffer layout `{}` as HLSL packs it.", l.name)),
+        }];
+        doc.push(Doc::Line(String::new()));
+        doc.push(Doc::Line(format!(
             "{} registers ({size} bytes){}. Upload with `bytemuck::bytes_of`.",
             size / REGISTER,
             if users.is_empty() { String::new() } else { format!("; used by {}", users.join(", ")) }
-        ));
-        w.line("#[repr(C)]");
-        w.line("#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]");
-        w.open(&format!("pub struct {name} {{"));
-        let mut cursor = 0u32;
-        let mut pad = 0;
-        let mut asserts: Vec<(String, u32)> = Vec::new();
-        for (k, &fi) in order.iter().enumerate() {
-            let f = &l.fields[fi];
-            if f.offset > cursor {
-                pad_field(w, &mut pad, cursor, f.offset);
-            }
-            let next = order.get(k + 1).map(|&j| l.fields[j].offset).unwrap_or(size);
-            let pieces = pieces(f, next);
-            for (pi, p) in pieces.iter().enumerate() {
-                let rust = if pi == 0 { snake_case(&f.name) } else { format!("{}{}", snake_case(&f.name), p.suffix) };
-                if pi == 0 {
-                    w.doc(&field_doc(f));
-                    if let Some(d) = &l.field_docs[fi] {
-                        w.doc("");
-                        w.doc_text(d);
-                    }
-                } else {
-                    w.doc(&format!("`{}`: {}", f.name, p.doc));
-                }
-                w.line(&format!("pub {rust}: {},", p.ty));
-                asserts.push((rust, p.offset));
-                cursor = p.offset + p.size;
-            }
-        }
-        if cursor < size {
-            pad_field(w, &mut pad, cursor, size);
-        }
-        w.close("}");
-        w.blank();
-        w.open(&format!("impl Default for {name} {{"));
-        w.doc("All zeros.");
-        w.open("fn default() -> Self {");
-        w.line("bytemuck::Zeroable::zeroed()");
-        w.close("}");
-        w.close("}");
-        w.blank();
-        w.line(&format!("const _: () = assert!(core::mem::size_of::<{name}>() == {size});"));
-        for (f, o) in asserts {
-            w.line(&format!("const _: () = assert!(core::mem::offset_of!({name}, {f}) == {o});"));
-        }
+        )));
+        self.structs.write_layout(&mut self.w, &name, &doc, &l.fields, &l.field_docs, size);
     }
 
     fn vertex_structs(&mut self) {
@@ -1185,170 +1153,6 @@ fn raw_string(s: &str) -> String {
     }
     let h = "#".repeat(hashes);
     format!("r{h}\"{s}\"{h}")
-}
-
-fn pad_field(w: &mut W, pad: &mut usize, from: u32, to: u32) {
-    let mut lanes = Vec::new();
-    let mut b = from;
-    while b < to {
-        lanes.push(format_offset(b));
-        b += 4;
-    }
-    let what =
-        if lanes.len() > 4 { format!("{}..{}", format_offset(from), format_offset(to - 4)) } else { lanes.join(", ") };
-    w.doc(&format!("Padding: {what} (bytes {from}..{to})."));
-    w.line(&format!("pub _pad{pad}: [u32; {}],", (to - from) / 4));
-    *pad += 1;
-}
-
-struct Piece {
-    suffix: String,
-    ty: String,
-    offset: u32,
-    size: u32,
-    doc: String,
-}
-
-/// The Rust fields one HLSL variable becomes: normally one; when the next variable packs into
-/// the unused lanes of its last register, the last element (or column/row) is split off.
-fn pieces(f: &PlacedField, next: u32) -> Vec<Piece> {
-    let s = f.ty.scalar.rust();
-    let (vectors, comps) = f.ty.element_vectors();
-    let vec_ty = |n: u32| {
-        if n == 1 {
-            s.to_string()
-        } else {
-            format!("[{s}; {n}]")
-        }
-    };
-    // One element, padded to whole registers.
-    let (elem_padded, elem_padded_size) = match f.ty.shape {
-        Shape::Vector(_) if f.ty.array.is_none() => (vec_ty(comps), 4 * comps),
-        Shape::Vector(_) => (format!("[{s}; 4]"), REGISTER),
-        Shape::Matrix { .. } => (format!("[[{s}; 4]; {vectors}]"), REGISTER * vectors),
-    };
-    let elem_exact = |offset: u32, suffix: &str| -> Vec<Piece> {
-        // A single element at `offset`, exact size (its last register partial).
-        match f.ty.shape {
-            Shape::Vector(_) => vec![Piece {
-                suffix: suffix.into(),
-                ty: vec_ty(comps),
-                offset,
-                size: 4 * comps,
-                doc: "last element.".into(),
-            }],
-            Shape::Matrix { .. } => {
-                let mut v = Vec::new();
-                if vectors > 1 {
-                    v.push(Piece {
-                        suffix: suffix.into(),
-                        ty: format!("[[{s}; 4]; {}]", vectors - 1),
-                        offset,
-                        size: REGISTER * (vectors - 1),
-                        doc: "all but the last column/row.".into(),
-                    });
-                }
-                v.push(Piece {
-                    suffix: format!("{suffix}_last"),
-                    ty: vec_ty(comps),
-                    offset: offset + REGISTER * (vectors - 1),
-                    size: 4 * comps,
-                    doc: "last column/row (its register's free lanes hold the next variable).".into(),
-                });
-                v
-            }
-        }
-    };
-    match f.ty.array {
-        None => {
-            if f.offset + elem_padded_size <= next {
-                vec![Piece {
-                    suffix: String::new(),
-                    ty: elem_padded,
-                    offset: f.offset,
-                    size: elem_padded_size,
-                    doc: String::new(),
-                }]
-            } else {
-                elem_exact(f.offset, "")
-            }
-        }
-        Some(n) => {
-            if f.offset + elem_padded_size * n <= next {
-                vec![Piece {
-                    suffix: String::new(),
-                    ty: format!("[{elem_padded}; {n}]"),
-                    offset: f.offset,
-                    size: elem_padded_size * n,
-                    doc: String::new(),
-                }]
-            } else {
-                let mut v = Vec::new();
-                if n > 1 {
-                    v.push(Piece {
-                        suffix: String::new(),
-                        ty: format!("[{elem_padded}; {}]", n - 1),
-                        offset: f.offset,
-                        size: elem_padded_size * (n - 1),
-                        doc: String::new(),
-                    });
-                }
-                let last = f.offset + elem_padded_size * (n - 1);
-                let mut tail = elem_exact(last, if n > 1 { "_last" } else { "" });
-                if n == 1 {
-                    return tail;
-                }
-                v.append(&mut tail);
-                v
-            }
-        }
-    }
-}
-
-fn field_doc(f: &PlacedField) -> String {
-    let mut d = format!("`{}` at {} (byte {}), {}", f.name, format_offset(f.offset), f.offset, f.ty);
-    let reg = f.offset / REGISTER;
-    let (vectors, comps) = f.ty.element_vectors();
-    match (f.ty.shape, f.ty.array) {
-        (Shape::Matrix { packing, .. }, arr) => {
-            let what = match packing {
-                MatrixPacking::ColumnMajor => "column",
-                MatrixPacking::RowMajor => "row",
-            };
-            let _ = write!(d, ", {}", packing.hlsl());
-            match arr {
-                None => {
-                    let _ = write!(d, ": `[i]` is {what} i, in register c({reg}+i)");
-                }
-                Some(_) => {
-                    let _ = write!(d, ": `[k][i]` is {what} i of element k, in register c({reg}+{vectors}k+i)");
-                }
-            }
-            if comps < 4 {
-                let _ = write!(d, ", with padding in {} of each {what}", free_lanes(comps));
-            }
-        }
-        (Shape::Vector(_), Some(_)) => {
-            let _ = write!(d, ": element i is in register c({reg}+i)");
-            if comps < 4 {
-                let _ = write!(d, ", with padding in {} of each", free_lanes(comps));
-            }
-        }
-        (Shape::Vector(_), None) => {}
-    }
-    if f.ty.scalar == crate::effect::Scalar::Bool {
-        d.push_str(" (HLSL bool: 0 is false, any other value true)");
-    }
-    d.push('.');
-    d
-}
-
-fn free_lanes(used: u32) -> &'static str {
-    match used {
-        1 => "lanes y, z, w",
-        2 => "lanes z, w",
-        _ => "lane w",
-    }
 }
 
 fn resource_doc(e: &crate::effect::Effect, f: &ResourceField) -> String {

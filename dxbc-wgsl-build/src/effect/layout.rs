@@ -4,10 +4,19 @@
 //! in declaration order:
 //! - a scalar or vector goes at the current position unless it would cross a register boundary,
 //!   in which case it starts at the next register;
-//! - an array, a matrix (and a struct) always starts at a register boundary; every array element
-//!   starts at a register boundary, and every column (column-major) or row (row-major) of a matrix
-//!   takes one register;
-//! - what follows an array or matrix may pack into the unused lanes of its last register.
+//! - an array and a struct always start at a register boundary, and so does a matrix that takes
+//!   more than one register; every array element starts at a register boundary, and every column
+//!   (column-major) or row (row-major) of a matrix takes one register. A matrix of one register
+//!   (`float4x1`, `row_major float1x3`) packs like a vector of its components;
+//! - a struct's members are placed by the same rules from the struct's start; the struct's size
+//!   ends at its last member's last byte (it is not rounded up; an array of structs rounds each
+//!   element up to whole registers);
+//! - what follows an array, a matrix or a struct may pack into the unused lanes of its last
+//!   register.
+//!
+//! These are the rules of fxc's legacy constant-buffer layout as DXC (`AlignBufferOffsetInLegacy`)
+//! and vkd3d (`hlsl_type_get_sm4_offset`) implement them; `tests/tests/rdef_layouts.rs` checks
+//! them against every offset the compilers recorded in the corpus's reflection.
 //!
 //! `packoffset(cN.c)` places a variable explicitly; the effect file's `offset = "c2.w"` does the
 //! same.
@@ -200,9 +209,10 @@ impl HlslType {
         self
     }
 
-    /// Whether the variable starts at a register boundary (arrays and matrices).
+    /// Whether the variable starts at a register boundary: arrays, and matrices of more than one
+    /// register (a one-register matrix packs like a vector).
     pub fn register_aligned(&self) -> bool {
-        self.array.is_some() || matches!(self.shape, Shape::Matrix { .. })
+        self.array.is_some() || self.element_vectors().0 > 1
     }
 
     /// `(vectors, components)`: how many registers one element takes and how many components of
@@ -275,7 +285,7 @@ pub fn format_offset(byte: u32) -> String {
 
 /// Where the packing rules put a variable of type `ty` when the previous variable ended at byte
 /// `cursor`.
-pub fn next_offset(cursor: u32, ty: &HlslType) -> u32 {
+pub fn next_offset(cursor: u32, ty: &VarType) -> u32 {
     if ty.register_aligned() {
         round_up(cursor, REGISTER)
     } else {
@@ -288,12 +298,13 @@ pub fn next_offset(cursor: u32, ty: &HlslType) -> u32 {
     }
 }
 
-/// Checks that an explicit offset is legal for a type: arrays and matrices at a register start,
-/// scalars and vectors inside one register, scalars aligned to 4 bytes.
+/// Checks that an explicit offset is legal for a type: arrays, structs and multi-register
+/// matrices at a register start, scalars and vectors inside one register, scalars aligned to 4
+/// bytes.
 ///
 /// # Errors
 /// A message saying why the offset is not allowed.
-pub fn check_offset(offset: u32, ty: &HlslType) -> Result<(), String> {
+pub fn check_offset(offset: u32, ty: &VarType) -> Result<(), String> {
     if !offset.is_multiple_of(4) {
         return Err(format!("offset {offset} is not a multiple of 4"));
     }
@@ -309,14 +320,129 @@ pub fn check_offset(offset: u32, ty: &HlslType) -> Result<(), String> {
     Ok(())
 }
 
-/// A variable placed in a constant buffer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The type of a constant-buffer variable or struct member: numeric, or a struct.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum VarType {
+    /// A scalar, vector or matrix, or an array of them.
+    Numeric(HlslType),
+    /// A struct, or an array of structs.
+    Struct(StructType),
+}
+
+/// A struct type with its members placed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StructType {
+    /// The HLSL type name when it is known (SM5 reflection records it; SM4 and anonymous structs
+    /// have none).
+    pub name: Option<String>,
+    /// Members in declaration order, offsets relative to the start of the struct.
+    pub members: Vec<PlacedField>,
+    /// Array length, when the variable is an array of structs.
+    pub array: Option<u32>,
+}
+
+impl StructType {
+    /// Bytes one element occupies: up to the last used byte of its members (HLSL does not round
+    /// a struct up; what follows may pack into its last register).
+    pub fn element_size(&self) -> u32 {
+        self.members.iter().map(PlacedField::end).max().unwrap_or(0)
+    }
+}
+
+impl From<HlslType> for VarType {
+    fn from(t: HlslType) -> Self {
+        VarType::Numeric(t)
+    }
+}
+
+impl VarType {
+    /// Array length, when the variable is an array.
+    pub fn array(&self) -> Option<u32> {
+        match self {
+            VarType::Numeric(t) => t.array,
+            VarType::Struct(s) => s.array,
+        }
+    }
+
+    /// The numeric type, when it is one.
+    pub fn numeric(&self) -> Option<&HlslType> {
+        match self {
+            VarType::Numeric(t) => Some(t),
+            VarType::Struct(_) => None,
+        }
+    }
+
+    /// Whether the variable starts at a register boundary: arrays, structs and matrices of more
+    /// than one register.
+    pub fn register_aligned(&self) -> bool {
+        match self {
+            VarType::Numeric(t) => t.register_aligned(),
+            VarType::Struct(_) => true,
+        }
+    }
+
+    /// Bytes one element occupies (the last register only up to its last used component).
+    pub fn element_size(&self) -> u32 {
+        match self {
+            VarType::Numeric(t) => t.element_size(),
+            VarType::Struct(s) => s.element_size(),
+        }
+    }
+
+    /// Distance between array elements: the element rounded up to whole registers.
+    pub fn element_stride(&self) -> u32 {
+        round_up(self.element_size(), REGISTER)
+    }
+
+    /// Bytes the variable occupies, from its first byte to its last used byte.
+    pub fn size(&self) -> u32 {
+        let e = self.element_size();
+        match self.array() {
+            Some(n) => n.saturating_sub(1) * round_up(e, REGISTER) + e,
+            None => e,
+        }
+    }
+}
+
+impl VarType {
+    /// The type as HLSL declares it, with the row/column order of matrices (`row_major
+    /// float3x4[2]`, `column_major float4x4`, `float3`, `struct Light[4]`).
+    pub fn declaration(&self) -> String {
+        match self {
+            VarType::Numeric(t @ HlslType { shape: Shape::Matrix { packing, .. }, .. }) => {
+                format!("{} {t}", packing.hlsl())
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for VarType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VarType::Numeric(t) => write!(f, "{t}"),
+            VarType::Struct(s) => {
+                write!(f, "struct")?;
+                if let Some(n) = &s.name {
+                    write!(f, " {n}")?;
+                }
+                if let Some(n) = s.array {
+                    write!(f, "[{n}]")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A variable placed in a constant buffer (or a member placed in a struct).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PlacedField {
-    /// HLSL name, as the effect file spells it.
+    /// HLSL name, as the effect file or the reflection spells it.
     pub name: String,
     /// Type.
-    pub ty: HlslType,
-    /// Byte offset from the start of the buffer.
+    pub ty: VarType,
+    /// Byte offset from the start of the buffer (of the struct, for a member).
     pub offset: u32,
 }
 
@@ -328,7 +454,8 @@ impl PlacedField {
 }
 
 /// Places fields: each at its explicit offset when it has one, else where the packing rules put
-/// it after the previous field (in declaration order).
+/// it after the previous field (in declaration order). This is the effect file's rule for
+/// `offset`; [`pack`] is the compiler's for HLSL declarations.
 ///
 /// # Errors
 /// `(field index, message)` for an illegal explicit offset or two fields that overlap.
@@ -336,18 +463,24 @@ pub fn place(fields: &[(String, HlslType, Option<u32>)]) -> Result<Vec<PlacedFie
     let mut out = Vec::with_capacity(fields.len());
     let mut cursor = 0;
     for (i, (name, ty, offset)) in fields.iter().enumerate() {
+        let ty = VarType::Numeric(*ty);
         let offset = match offset {
             Some(o) => {
-                check_offset(*o, ty).map_err(|m| (i, format!("field `{name}`: {m}")))?;
+                check_offset(*o, &ty).map_err(|m| (i, format!("field `{name}`: {m}")))?;
                 *o
             }
-            None => next_offset(cursor, ty),
+            None => next_offset(cursor, &ty),
         };
-        let f = PlacedField { name: name.clone(), ty: *ty, offset };
+        let f = PlacedField { name: name.clone(), ty, offset };
         cursor = f.end();
         out.push(f);
     }
-    // Overlaps, in offset order.
+    check_overlaps(&out)?;
+    Ok(out)
+}
+
+/// Two fields that overlap, in offset order: `(index of the later-declared one, message)`.
+fn check_overlaps(out: &[PlacedField]) -> Result<(), (usize, String)> {
     let mut order: Vec<usize> = (0..out.len()).collect();
     order.sort_by_key(|&i| (out[i].offset, i));
     for w in order.windows(2) {
@@ -372,12 +505,144 @@ pub fn place(fields: &[(String, HlslType, Option<u32>)]) -> Result<Vec<PlacedFie
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Size of a layout in bytes, rounded up to whole registers.
 pub fn layout_size(fields: &[PlacedField]) -> u32 {
     round_up(fields.iter().map(PlacedField::end).max().unwrap_or(0), REGISTER)
+}
+
+/// A variable as HLSL declares it: a name, a type, and no offset unless the declaration gives
+/// one (`packoffset`, or `register(cN)` in `$Globals`). [`pack`] places it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub ty: DeclaredType,
+    /// Explicit byte offset from the declaration, if any (only for constant-buffer variables).
+    pub explicit: Option<u32>,
+}
+
+/// The type of a declared variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeclaredType {
+    /// A scalar, vector or matrix, or an array of them.
+    Numeric(HlslType),
+    /// A struct (or an array of structs) with its members as declared.
+    Struct {
+        /// HLSL type name, when known.
+        name: Option<String>,
+        /// Members in declaration order.
+        members: Vec<Declared>,
+        /// Array length.
+        array: Option<u32>,
+    },
+}
+
+/// Variants of the packing rules. [`Rules::HLSL`] is HLSL's; the others exist to show that the
+/// checks against the compiler's offsets notice a wrong rule (each flag breaks one rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rules {
+    /// Wrong: array elements follow each other without rounding to whole registers.
+    pub tight_arrays: bool,
+    /// Wrong (as far as DXC and vkd3d go): the variable after a struct starts a new register.
+    pub align_after_struct: bool,
+    /// Wrong (as far as DXC and vkd3d go): every matrix starts a new register, also one of a
+    /// single register.
+    pub align_all_matrices: bool,
+}
+
+impl Rules {
+    /// HLSL's rules.
+    pub const HLSL: Rules = Rules { tight_arrays: false, align_after_struct: false, align_all_matrices: false };
+}
+
+/// Places declared variables by HLSL's packing rules: explicitly placed ones at their offsets
+/// (checked), the others in declaration order after the furthest explicitly placed one, as fxc
+/// and DXC allocate `$Globals` (`float a : register(c2); float b;` puts `b` at `c2.y`).
+///
+/// # Errors
+/// `(variable index, message)` for an illegal explicit offset or two variables that overlap.
+pub fn pack(decls: &[Declared]) -> Result<Vec<PlacedField>, (usize, String)> {
+    pack_with(decls, &Rules::HLSL)
+}
+
+/// [`pack`] with a variant of the rules.
+///
+/// # Errors
+/// As [`pack`].
+pub fn pack_with(decls: &[Declared], rules: &Rules) -> Result<Vec<PlacedField>, (usize, String)> {
+    let types: Vec<VarType> = decls.iter().map(|d| resolve(&d.ty, rules)).collect();
+    let mut out: Vec<Option<PlacedField>> = vec![None; decls.len()];
+    let mut cursor = 0;
+    for (i, (d, ty)) in decls.iter().zip(&types).enumerate() {
+        if let Some(o) = d.explicit {
+            check_offset(o, ty).map_err(|m| (i, format!("`{}`: {m}", d.name)))?;
+            let f = PlacedField { name: d.name.clone(), ty: ty.clone(), offset: o };
+            cursor = cursor.max(f.end());
+            out[i] = Some(f);
+        }
+    }
+    let mut prev: Option<&VarType> = None;
+    for (i, (d, ty)) in decls.iter().zip(&types).enumerate() {
+        if d.explicit.is_some() {
+            continue;
+        }
+        let after_struct = rules.align_after_struct && matches!(prev, Some(VarType::Struct(_)));
+        let offset = if after_struct { round_up(cursor, REGISTER) } else { next_offset_with(cursor, ty, rules) };
+        cursor = offset + size_with(ty, rules);
+        out[i] = Some(PlacedField { name: d.name.clone(), ty: ty.clone(), offset });
+        prev = Some(ty);
+    }
+    let out: Vec<PlacedField> = out.into_iter().map(|f| f.expect("every variable placed")).collect();
+    if *rules == Rules::HLSL {
+        // (A variant's sizes differ from `VarType::size`: only HLSL's placement is checked.)
+        check_overlaps(&out)?;
+    }
+    Ok(out)
+}
+
+/// A declared type with its struct members placed.
+fn resolve(ty: &DeclaredType, rules: &Rules) -> VarType {
+    match ty {
+        DeclaredType::Numeric(t) => VarType::Numeric(*t),
+        DeclaredType::Struct { name, members, array } => {
+            let mut placed = Vec::with_capacity(members.len());
+            let mut cursor = 0;
+            let mut prev: Option<VarType> = None;
+            for m in members {
+                let ty = resolve(&m.ty, rules);
+                let after_struct = rules.align_after_struct && matches!(prev, Some(VarType::Struct(_)));
+                let offset =
+                    if after_struct { round_up(cursor, REGISTER) } else { next_offset_with(cursor, &ty, rules) };
+                cursor = offset + size_with(&ty, rules);
+                placed.push(PlacedField { name: m.name.clone(), ty: ty.clone(), offset });
+                prev = Some(ty);
+            }
+            VarType::Struct(StructType { name: name.clone(), members: placed, array: *array })
+        }
+    }
+}
+
+fn next_offset_with(cursor: u32, ty: &VarType, rules: &Rules) -> u32 {
+    let matrix = matches!(ty, VarType::Numeric(HlslType { shape: Shape::Matrix { .. }, .. }));
+    if rules.align_all_matrices && matrix {
+        return round_up(cursor, REGISTER);
+    }
+    if rules.tight_arrays && ty.array().is_some() {
+        // Arrays still start at a register; only their elements are packed tightly.
+        return round_up(cursor, REGISTER);
+    }
+    next_offset(cursor, ty)
+}
+
+fn size_with(ty: &VarType, rules: &Rules) -> u32 {
+    match (rules.tight_arrays, ty.array()) {
+        (true, Some(n)) => n * ty.element_size(),
+        _ => ty.size(),
+    }
 }
 
 #[cfg(test)]
@@ -477,7 +742,7 @@ mod tests {
 
     #[test]
     fn explicit_offsets_are_checked() {
-        let f = |o: &str, ty: &str| check_offset(parse_offset(o).unwrap(), &t(ty));
+        let f = |o: &str, ty: &str| check_offset(parse_offset(o).unwrap(), &t(ty).into());
         assert!(f("c2.w", "float").is_ok());
         assert!(f("c2.z", "float2").is_ok());
         assert!(f("c2.w", "float2").is_err());
@@ -486,5 +751,77 @@ mod tests {
         let overlap =
             place(&[("a".into(), t("float4"), Some(0)), ("b".into(), t("float"), Some(parse_offset("c0.w").unwrap()))]);
         assert_eq!(overlap.unwrap_err().0, 1);
+    }
+
+    fn num(name: &str, ty: &str) -> Declared {
+        Declared { name: name.into(), ty: DeclaredType::Numeric(t(ty)), explicit: None }
+    }
+
+    fn strukt(name: &str, members: Vec<Declared>, array: Option<u32>) -> Declared {
+        Declared { name: name.into(), ty: DeclaredType::Struct { name: None, members, array }, explicit: None }
+    }
+
+    fn offsets(fields: &[PlacedField]) -> Vec<(String, u32)> {
+        fields.iter().map(|f| (f.name.clone(), f.offset)).collect()
+    }
+
+    #[test]
+    fn one_register_matrices_pack_like_vectors() {
+        // A column-major float4x1 is one column of four: a float4. A row-major float1x3 is one
+        // row of three: it packs after a float like a float3 would.
+        assert!(!t("float4x1").register_aligned());
+        assert!(!t("row_major float1x3").register_aligned());
+        assert!(t("float1x2").register_aligned());
+        assert_eq!(
+            auto(&[("a", "float"), ("m", "row_major float1x3"), ("b", "float"), ("n", "float2x1")]),
+            vec![("a".into(), 0), ("m".into(), 4), ("b".into(), 16), ("n".into(), 20)]
+        );
+    }
+
+    #[test]
+    fn structs_start_a_register_and_end_at_their_last_member() {
+        // struct { float2 a; float b; } s; float c;  — s at c1, 12 bytes; c packs into c1.w.
+        let decls = vec![
+            num("x", "float"),
+            strukt("s", vec![num("a", "float2"), num("b", "float")], None),
+            num("c", "float"),
+            strukt("arr", vec![num("m", "float3x3"), num("k", "float")], Some(2)),
+            num("d", "float2"),
+        ];
+        let placed = pack(&decls).unwrap();
+        assert_eq!(
+            offsets(&placed),
+            vec![("x".into(), 0), ("s".into(), 16), ("c".into(), 28), ("arr".into(), 32), ("d".into(), 128)]
+        );
+        let VarType::Struct(s) = &placed[1].ty else { panic!() };
+        assert_eq!(offsets(&s.members), vec![("a".into(), 0), ("b".into(), 8)]);
+        assert_eq!(s.element_size(), 12);
+        // float3x3 (44 bytes) then k at 44: 48 bytes, stride 48; two elements: 48 + 48.
+        let VarType::Struct(arr) = &placed[3].ty else { panic!() };
+        assert_eq!(offsets(&arr.members), vec![("m".into(), 0), ("k".into(), 44)]);
+        assert_eq!((placed[3].ty.element_stride(), placed[3].ty.size()), (48, 96));
+        // The wrong rule "a struct forces the next variable onto a new register" moves `c`.
+        let wrong = pack_with(&decls, &Rules { align_after_struct: true, ..Rules::HLSL }).unwrap();
+        assert_eq!(wrong[2].offset, 32);
+    }
+
+    #[test]
+    fn explicit_placement_puts_the_rest_after_it() {
+        // float a : register(c2); float b;  — b at c2.y, as the compilers place it.
+        let mut a = num("a", "float");
+        a.explicit = Some(32);
+        let placed = pack(&[a, num("b", "float")]).unwrap();
+        assert_eq!(offsets(&placed), vec![("a".into(), 32), ("b".into(), 36)]);
+        let mut m = num("m", "float4x4");
+        m.explicit = Some(4);
+        assert!(pack(&[m]).is_err());
+    }
+
+    #[test]
+    fn tight_arrays_are_a_different_rule() {
+        let decls = vec![num("a", "float3[2]"), num("b", "float")];
+        assert_eq!(offsets(&pack(&decls).unwrap()), vec![("a".into(), 0), ("b".into(), 28)]);
+        let wrong = pack_with(&decls, &Rules { tight_arrays: true, ..Rules::HLSL }).unwrap();
+        assert_eq!(wrong[1].offset, 24);
     }
 }

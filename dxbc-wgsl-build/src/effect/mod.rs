@@ -14,7 +14,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Diagnostics};
-pub use layout::{HlslType, MatrixPacking, PlacedField, Scalar, Shape};
+pub use layout::{HlslType, MatrixPacking, PlacedField, Scalar, Shape, StructType, VarType};
 pub use pattern::Pattern;
 
 /// A byte range in the effect file.
@@ -130,6 +130,9 @@ pub struct Layout {
     pub field_spans: Vec<Span>,
     /// Field documentation (same order).
     pub field_docs: Vec<Option<String>>,
+    /// The effect file gives no fields: the layout comes from the shaders' reflection (RDEF).
+    /// [`crate::compile::compile`] fills `fields` (spans: the constant buffer's key).
+    pub from_reflection: bool,
 }
 
 impl Layout {

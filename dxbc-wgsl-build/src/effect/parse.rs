@@ -300,10 +300,25 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     layouts.len() - 1
                 }
                 (None, None) => {
-                    return Err(cx.err(
-                        &k.span(),
-                        format!("{what} needs `layout = \"Name\"` (a [layouts.Name] table) or `fields = [...]`"),
-                    ))
+                    // No layout in the file: it comes from the shaders' reflection (RDEF), named
+                    // after the buffer.
+                    if let Some(l) = layouts.iter().find(|l| l.name == name) {
+                        let (line, _) = crate::diag::line_column(&source, l.span.start);
+                        return Err(cx.err(
+                            &k.span(),
+                            format!("constant buffer `{name}` has the same name as the layout on line {line}"),
+                        ));
+                    }
+                    layouts.push(Layout {
+                        name: name.clone(),
+                        span: k.span(),
+                        doc: opt_str(&cx, t, "doc")?,
+                        fields: Vec::new(),
+                        field_spans: Vec::new(),
+                        field_docs: Vec::new(),
+                        from_reflection: true,
+                    });
+                    layouts.len() - 1
                 }
             };
             let stages = parse_stages(&cx, t)?;
@@ -688,7 +703,15 @@ fn parse_fields(cx: &Ctx<'_>, name: &str, span: &Span, v: &Val<'_>) -> R<Layout>
         raw.push((fname, ty, offset));
     }
     let fields = layout::place(&raw).map_err(|(i, m)| cx.err(&spans[i], m))?;
-    Ok(Layout { name: name.to_string(), span: span.clone(), doc: None, fields, field_spans: spans, field_docs: docs })
+    Ok(Layout {
+        name: name.to_string(),
+        span: span.clone(),
+        doc: None,
+        fields,
+        field_spans: spans,
+        field_docs: docs,
+        from_reflection: false,
+    })
 }
 
 fn parse_stage(

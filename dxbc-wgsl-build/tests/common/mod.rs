@@ -2,6 +2,8 @@
 //! translator into hand-written `StageInfo`s (so generator tests do not depend on the translator).
 #![allow(dead_code)]
 
+pub mod rdef;
+
 use std::path::{Path, PathBuf};
 
 use dxbc_wgsl_build::compile::{self, CompiledEffect, Translator};
