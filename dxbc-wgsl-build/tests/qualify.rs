@@ -34,17 +34,15 @@ fn geometry_shader() -> Vec<u8> {
 }
 
 /// ps_5_0: `dcl_temps 1; dmov r0.xy, r0.xyxy; ret` — refused (float64) at instruction 1.
-fn double_shader() -> Vec<u8> {
+fn endless_loop_shader() -> Vec<u8> {
+    // A loop with no exit: D3D would hang, WGSL rejects it; refused as a WebGPU limitation.
     let program = [
         0x50,
-        10,
+        7,
         0x0200_0068, // dcl_temps
         1,
-        0x0500_00C7, // dmov
-        0x0010_0032, // r0.xy
-        0,
-        0x0010_0446, // r0.xyxy
-        0,
+        0x0100_0030, // loop
+        0x0100_0016, // endloop
         0x0100_003E, // ret
     ];
     container(&[(b"SHEX", words(&program))])
@@ -120,7 +118,7 @@ fn statuses_headers_non_shaders_and_exit_status() {
     std::fs::write(dir.path().join("sub/shaders.h"), header(&[("g_VS", &vs), ("g_PS", &ps)])).unwrap();
     std::fs::write(dir.path().join("sub/plain.h"), "int x;\n").unwrap();
     std::fs::write(dir.path().join("gs.cso"), geometry_shader()).unwrap();
-    std::fs::write(dir.path().join("double.dxbc"), double_shader()).unwrap();
+    std::fs::write(dir.path().join("endless_loop.dxbc"), endless_loop_shader()).unwrap();
     std::fs::write(dir.path().join("rootsig.dxbc"), container(&[(b"RTS0", words(&[2, 0, 0, 0, 0, 0]))])).unwrap();
     std::fs::write(dir.path().join("notes.txt"), "not a shader, not looked at").unwrap();
     let json = dir.path().join("report.json");
@@ -131,26 +129,26 @@ fn statuses_headers_non_shaders_and_exit_status() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.last(), Some(&"qualified: 2, unsupported: 2, failed: 0"), "{out}");
     assert!(lines.contains(&"(1 non-shader blobs skipped; 1 headers without BYTE arrays ignored)"), "{out}");
-    assert!(out.contains("1  stage_unsupported") && out.contains("1  float64"), "{out}");
+    assert!(out.contains("1  stage_unsupported") && out.contains("1  webgpu_limitation"), "{out}");
 
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["summary"]["skipped_not_a_shader"], 1);
-    assert_eq!(v["refusal_histogram"]["float64"], 1);
+    assert_eq!(v["refusal_histogram"]["webgpu_limitation"], 1);
     let records = v["records"].as_array().unwrap();
     let find = |suffix: &str| {
         records.iter().find(|r| r["path"].as_str().unwrap().ends_with(suffix)).unwrap_or_else(|| panic!("{suffix}"))
     };
     assert_eq!(records.len(), 5);
 
-    let d = find("double.dxbc");
+    let d = find("endless_loop.dxbc");
     assert_eq!(d["status"], "unsupported");
     assert_eq!(d["stage"], "pixel");
     assert_eq!(d["shader_model"], "5_0");
-    assert_eq!(d["refusal"]["reason"], "float64");
+    assert_eq!(d["refusal"]["reason"], "webgpu_limitation");
     assert_eq!(d["refusal"]["instruction"], 1);
-    assert_eq!(d["refusal"]["opcode"], "dmov");
-    assert_eq!(d["refusal"]["offset"], 0x2c + 16, "SHEX data starts at 0x2c; dmov is its fifth word");
-    assert!(d["reason"].as_str().unwrap().starts_with("float64: "), "{d}");
+    assert_eq!(d["refusal"]["opcode"], "loop");
+    assert_eq!(d["refusal"]["offset"], 0x2c + 16, "SHEX data starts at 0x2c; the loop is its fifth word");
+    assert!(d["reason"].as_str().unwrap().starts_with("webgpu_limitation: "), "{d}");
     assert!(d["wgsl_sha256"].is_null());
 
     let g = find("gs.cso");
@@ -197,13 +195,14 @@ fn deterministic_report_and_missing_path() {
 #[test]
 fn translate_prints_the_refusal_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("double.dxbc");
-    std::fs::write(&path, double_shader()).unwrap();
+    let path = dir.path().join("endless_loop.dxbc");
+    std::fs::write(&path, endless_loop_shader()).unwrap();
     let r = run(&["translate", path.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(1));
     assert!(r.stdout.is_empty());
     let err = String::from_utf8_lossy(&r.stderr);
-    let expected = format!("{}: unsupported (float64) at instruction 1 (byte offset 0x3c) `dmov`: ", path.display());
+    let expected =
+        format!("{}: unsupported (webgpu_limitation) at instruction 1 (byte offset 0x3c) `loop`: ", path.display());
     assert!(err.starts_with(&expected), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
