@@ -506,3 +506,23 @@ fn too_many_permutations() {
     let (_, d) = compile_err(&text);
     assert!(d.message.contains("more than 4096 combinations"), "{d}");
 }
+
+#[test]
+fn layouts_past_a_constant_buffer_are_errors_not_wrapped_sizes() {
+    // A length that would wrap 32-bit offsets (and made the generator allocate without bound).
+    expect_at(
+        &format!("{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float4[4294967295]\" }}]\n{PASS}"),
+        "\"float4[4294967295]\"",
+        0,
+        "exceeds the 4096 registers",
+    );
+    // Each field fits, together they pass the 4096 registers (65,536 bytes) of a constant buffer.
+    expect_at(
+        &format!(
+            "{HEAD}[layouts.L]\nfields = [{{ name = \"A\", type = \"float4[4000]\" }}, {{ name = \"B\", type = \"float4[97]\" }}]\n{PASS}"
+        ),
+        "\"B\"",
+        0,
+        "ends past byte 65536",
+    );
+}

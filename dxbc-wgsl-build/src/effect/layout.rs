@@ -154,6 +154,14 @@ impl HlslType {
                 if n == 0 {
                     return Err(TypeError(format!("`{text}`: array length must be at least 1")));
                 }
+                // A constant buffer holds at most 4096 16-byte registers (D3D11.3), and every
+                // array element takes at least one: a longer array cannot fit (and would make
+                // offsets overflow).
+                if n > 4096 {
+                    return Err(TypeError(format!(
+                        "`{text}`: array length {n} exceeds the 4096 registers a constant buffer can hold"
+                    )));
+                }
                 (rest[..open].trim_end(), Some(n))
             }
             None => (rest, None),
@@ -472,6 +480,13 @@ pub fn place(fields: &[(String, HlslType, Option<u32>)]) -> Result<Vec<PlacedFie
             None => next_offset(cursor, &ty),
         };
         let f = PlacedField { name: name.clone(), ty, offset };
+        // D3D11.3: a constant buffer holds at most 4096 registers (65,536 bytes).
+        if u64::from(f.offset) + u64::from(f.ty.size()) > 65_536 {
+            return Err((
+                i,
+                format!("field `{name}` ends past byte 65536: a constant buffer holds at most 4096 registers"),
+            ));
+        }
         cursor = f.end();
         out.push(f);
     }
