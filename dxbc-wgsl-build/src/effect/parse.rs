@@ -526,11 +526,18 @@ fn parse_axis(cx: &Ctx<'_>, k: &Key<'_>, v: &Val<'_>) -> R<Axis> {
     let name = k.get_ref().to_string();
     check_ident(cx, &name, &k.span(), "axis name")?;
     let enum_values = |arr: &[Val<'_>], at: &Span| -> R<Vec<String>> {
+        // An effect has at most 4096 permutations, so no axis can have more values.
+        if arr.len() > 4096 {
+            return Err(
+                cx.err(at, format!("axis `{name}` has {} values; an effect has at most 4096 permutations", arr.len()))
+            );
+        }
         let mut vals: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for x in arr {
             let s = as_str(cx, "values", x)?.to_string();
             check_ident(cx, &s, &x.span(), "axis value")?;
-            if vals.iter().any(|y| pascal_case(y) == pascal_case(&s)) {
+            if !seen.insert(pascal_case(&s)) {
                 return Err(cx.err(&x.span(), format!("axis `{name}` lists value `{s}` twice")));
             }
             if s == "true" || s == "false" {
