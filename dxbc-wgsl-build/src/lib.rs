@@ -10,6 +10,8 @@
 //!   `docs/binding-model.md`). `Builder` and `include_effect!` both call it, so their output is
 //!   byte-identical.
 //! - [`builder`]: [`Builder`], incremental and cached, for `build.rs`.
+//! - [`watch`]: the watcher behind `dxbc-wgsl watch` (re-translate, re-qualify, re-validate on
+//!   change), and [`workspace`]: the effects a cargo workspace declares.
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -22,6 +24,8 @@ pub mod effect;
 pub mod stage;
 pub mod tint;
 pub mod vertex;
+pub mod watch;
+pub mod workspace;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;
