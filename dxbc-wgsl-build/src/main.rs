@@ -143,10 +143,10 @@ enum Command {
         #[arg(default_value = "example-engine/effects/basic.effect.toml")]
         effect: PathBuf,
         /// The input edited.
-        #[arg(long, default_value = "BasicEffect_PSBasicPixelLightingTx.dxbc")]
+        #[arg(long, default_value = "BasicEffect_PSBasicVertexLightingTx.dxbc")]
         blob: String,
-        /// The file (in the same folder) whose bytes alternate with the input's.
-        #[arg(long, default_value = "BasicEffect_PSBasicPixelLighting.dxbc")]
+        /// The file (in the same folder) whose program alternates with the input's.
+        #[arg(long, default_value = "BasicEffect_PSBasicVertexLightingTxNoFog.dxbc")]
         alternative: String,
         /// Measured edits.
         #[arg(long, default_value_t = 50)]

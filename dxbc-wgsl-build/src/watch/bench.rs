@@ -1,9 +1,11 @@
 //! `dxbc-wgsl bench-watch`: change-to-validated latency of the watcher.
 //!
 //! Copies an effect file and its shader inputs into a temporary folder, starts a [`Watcher`] on
-//! it (with outputs), then edits one blob `edits` times, alternating between its own bytes and
-//! another blob's (so every edit changes content), each edit saved as editors do (a temporary
-//! file renamed over the blob). Latency is measured from just before the save to the moment the
+//! it (with outputs), then edits one blob `edits` times, alternating between its own program and
+//! another blob's, each edit saved as editors do (a temporary file renamed over the blob). Every
+//! edit is also made unique (the edit's number written into the compiler-name string of the
+//! reflection chunk, checksum recomputed), so no edit is ever served from the watcher's content
+//! cache: each one is translated, its effect recompiled and the permutations using it validated. Latency is measured from just before the save to the moment the
 //! watcher's report arrives: debounce, hashing, translation, compilation, validation and writing
 //! the outputs included.
 
@@ -111,6 +113,25 @@ fn common_ancestor(paths: &[PathBuf]) -> PathBuf {
     common
 }
 
+/// `bytes` with `n` written into the fxc creator string (`Microsoft (R) HLSL Shader Compiler`,
+/// which nothing reads) and the container checksum recomputed: the same program, new content.
+///
+/// # Errors
+/// No creator string to salt.
+pub fn salted(bytes: &[u8], n: usize) -> anyhow::Result<Vec<u8>> {
+    const CREATOR: &[u8] = b"Microsoft (R)";
+    let at = bytes
+        .windows(CREATOR.len())
+        .position(|w| w == CREATOR)
+        .context("the blob has no fxc creator string to make edits unique with")?;
+    let mut out = bytes.to_vec();
+    let tag = format!("{n:09}");
+    out[at..at + tag.len()].copy_from_slice(tag.as_bytes());
+    let sum = dxbc_wgsl::container::checksum_of(&out);
+    out[4..20].copy_from_slice(&sum);
+    Ok(out)
+}
+
 fn save_like_an_editor(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.swp"));
@@ -190,9 +211,9 @@ pub fn run<V: Validate + Send + 'static>(config: &Config, validator: V) -> anyho
         initial,
     };
     for i in 0..config.warmup + config.edits {
-        let bytes = if i % 2 == 0 { &version_b } else { &version_a };
+        let bytes = salted(if i % 2 == 0 { &version_b } else { &version_a }, i)?;
         let t0 = Instant::now();
-        save_like_an_editor(&blob_copy, bytes)?;
+        save_like_an_editor(&blob_copy, &bytes)?;
         let report: Report = loop {
             match next(&format!("edit {i}"))? {
                 Event::Report(r) if r.change == Change::Modified => break r,
