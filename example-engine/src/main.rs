@@ -20,6 +20,10 @@ struct Args {
     /// Frame height in pixels.
     #[arg(long, default_value_t = 480)]
     height: u32,
+    /// Reload the stage WGSL that `dxbc-wgsl watch --out DIR` writes and render again (the PNG
+    /// is replaced atomically) on every change, until Ctrl-C.
+    #[arg(long, value_name = "DIR")]
+    watch: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -36,6 +40,9 @@ fn main() -> ExitCode {
         }
     };
     println!("adapter: {}", gpu.adapter_summary());
+    if let Some(dir) = &args.watch {
+        return example_engine::reload::cli(&gpu, dir, &args.out, (args.width, args.height));
+    }
     match run(&gpu, &args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
