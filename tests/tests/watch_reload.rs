@@ -105,3 +105,37 @@ fn the_watch_loop_rerenders_on_change_and_keeps_the_frame_on_error() {
     assert_eq!(bottom, [255, 0, 0, 255], "the ground is drawn red");
     assert_eq!(std::fs::read(&png).unwrap(), red_frame, "after a bad WGSL the previous frame stays");
 }
+
+/// `watch --gpu`'s validator (temporary, until the full GPU validator replaces it behind the same
+/// trait): every BasicEffect permutation creates its pipeline; a broken stage is an issue naming
+/// the permutation; bare shaders create their module.
+#[test]
+fn the_gpu_validator_creates_every_permutation_and_names_the_broken_one() {
+    use dxbc_wgsl_build::compile::{compile, DirectTranslator};
+    use dxbc_wgsl_build::watch::{gpu::GpuValidator, subset, Validate};
+    if gpu_or_skip("the_gpu_validator_creates_every_permutation_and_names_the_broken_one").is_none() {
+        return;
+    }
+    let mut v = GpuValidator::new(None).unwrap();
+    assert!(v.describe().starts_with("GPU: "), "{}", v.describe());
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/effects/basic.effect.toml");
+    let effect = dxbc_wgsl_build::Effect::load(&file).unwrap();
+    let mut compiled = compile(effect, &mut DirectTranslator).unwrap();
+    assert_eq!(v.effect(&compiled), Vec::<String>::new());
+
+    // Break the pixel shader of permutation 5 (its output type no longer fits a colour target).
+    let ps = compiled.passes[0][5].pixel.unwrap();
+    compiled.shaders[ps].info.wgsl = compiled.shaders[ps].info.wgsl.replace("vec4<f32>", "vec4<i32>");
+    let issues = v.effect(&subset(&compiled, &[5]));
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    let name = compiled.effect.describe(&compiled.permutations[5]);
+    assert!(issues[0].contains(&name), "{issues:?} should name {name}");
+
+    let vs = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../example-engine/shaders/directxtk/BasicEffect/BasicEffect_VSBasic.dxbc"),
+    )
+    .unwrap();
+    let t = dxbc_wgsl::translate(&vs, &Default::default()).unwrap();
+    v.shader(&t).unwrap();
+}

@@ -74,7 +74,10 @@ impl GpuValidator {
         let oom = pollster::block_on(oom.pop());
         match validation.or(internal).or(oom) {
             None => Ok(value),
-            Some(e) => Err(e.to_string().trim().replace('\n', "; ")),
+            Some(e) => {
+                let text = e.to_string();
+                Err(text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" "))
+            }
         }
     }
 
@@ -102,17 +105,14 @@ impl GpuValidator {
         Ok(m)
     }
 
+    /// A render pipeline of `vs` (and `ps`) with an automatic layout, vertex buffers and colour
+    /// targets derived from the interfaces.
     fn render_pipeline(
-        &mut self,
+        &self,
         label: &str,
-        vs: (&str, &StageInfo),
-        ps: Option<(&str, &StageInfo)>,
+        vs: (&wgpu::ShaderModule, &StageInfo),
+        ps: Option<(&wgpu::ShaderModule, &StageInfo)>,
     ) -> Result<(), String> {
-        let vs_module = self.module(vs.0, &vs.1.wgsl)?;
-        let ps_module = match ps {
-            Some((l, info)) => Some((self.module(l, &info.wgsl)?, info)),
-            None => None,
-        };
         let mut attributes = Vec::new();
         let mut offset = 0;
         for i in vs.1.inputs.iter() {
@@ -129,7 +129,7 @@ impl GpuValidator {
         })];
         let mut targets: Vec<Option<wgpu::ColorTargetState>> = Vec::new();
         let mut depth = false;
-        if let Some((_, info)) = &ps_module {
+        if let Some((_, info)) = &ps {
             for o in &info.outputs {
                 match o.location {
                     Some(l) => {
@@ -147,7 +147,8 @@ impl GpuValidator {
                 }
             }
         }
-        let depth_stencil = depth.then(|| wgpu::DepthStencilState {
+        // A vertex-only pipeline needs some attachment: a depth buffer.
+        let depth_stencil = (depth || ps.is_none()).then(|| wgpu::DepthStencilState {
             format: wgpu::TextureFormat::Depth32Float,
             depth_write_enabled: Some(true),
             depth_compare: Some(wgpu::CompareFunction::Always),
@@ -160,7 +161,7 @@ impl GpuValidator {
                 label: Some(label),
                 layout: None,
                 vertex: wgpu::VertexState {
-                    module: &vs_module,
+                    module: vs.0,
                     entry_point: Some(&vs.1.entry_point),
                     compilation_options: Default::default(),
                     buffers,
@@ -168,7 +169,7 @@ impl GpuValidator {
                 primitive: Default::default(),
                 depth_stencil,
                 multisample: Default::default(),
-                fragment: ps_module.as_ref().map(|(m, info)| wgpu::FragmentState {
+                fragment: ps.map(|(m, info)| wgpu::FragmentState {
                     module: m,
                     entry_point: Some(&info.entry_point),
                     compilation_options: Default::default(),
@@ -222,28 +223,48 @@ impl Validate for GpuValidator {
     }
 
     fn effect(&mut self, c: &CompiledEffect) -> Vec<String> {
-        let mut issues = Vec::new();
+        // Modules once (cached by content), then the pipelines spread over the cores: wgpu's
+        // error scopes are per thread, and on lavapipe pipeline creation is most of the time.
+        let modules: Vec<Result<wgpu::ShaderModule, String>> =
+            c.shaders.iter().map(|s| self.module(&s.labels[0], &s.info.wgsl)).collect();
+        let mut jobs = Vec::new();
         for (pi, pass) in c.passes.iter().enumerate() {
             for (vi, v) in pass.iter().enumerate() {
-                let vs = &c.shaders[v.vertex];
-                let ps = v.pixel.map(|p| &c.shaders[p]);
                 let label = format!(
                     "{} pass `{}` {}",
                     c.effect.name,
                     c.effect.passes[pi].name,
                     c.effect.describe(&c.permutations[vi])
                 );
-                let r = self.render_pipeline(
-                    &label,
-                    (&vs.labels[0], &vs.info),
-                    ps.map(|p| (p.labels[0].as_str(), &p.info)),
-                );
+                jobs.push((label, *v));
+            }
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, jobs.len().max(1));
+        let this = &*self;
+        let run = |jobs: &[(String, crate::compile::Variant)]| -> Vec<String> {
+            let mut issues = Vec::new();
+            for (label, v) in jobs {
+                let vs = modules[v.vertex].as_ref().map(|m| (m, &c.shaders[v.vertex].info));
+                let ps = v.pixel.map(|p| modules[p].as_ref().map(|m| (m, &c.shaders[p].info)));
+                let r = match (vs, ps.transpose()) {
+                    (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+                    (Ok(vs), Ok(ps)) => this.render_pipeline(label, vs, ps),
+                };
                 if let Err(e) = r {
                     issues.push(format!("{label}: {e}"));
                 }
             }
-        }
-        issues
+            issues
+        };
+        let chunk = jobs.len().div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = jobs.chunks(chunk).skip(1).map(|part| scope.spawn(move || run(part))).collect();
+            let mut issues = run(jobs.chunks(chunk).next().unwrap_or(&[]));
+            for h in handles {
+                issues.extend(h.join().unwrap_or_else(|_| vec!["pipeline creation panicked".into()]));
+            }
+            issues
+        })
     }
 
     fn shader(&mut self, t: &dxbc_wgsl::Translation) -> Result<(), String> {
@@ -262,7 +283,7 @@ impl Validate for GpuValidator {
                 })
                 .map(|_| ()),
             dxbc_wgsl::ShaderStage::Vertex => match StageInfo::from_translation(t) {
-                Some(info) => self.render_pipeline("shader", ("shader", &info), None),
+                Some(info) => self.render_pipeline("shader", (&module, &info), None),
                 None => Ok(()),
             },
             _ => Ok(()),

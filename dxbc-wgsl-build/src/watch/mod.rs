@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::builder::{candidate_inputs, write_atomic};
+use crate::builder::{candidate_inputs, write_atomic_with};
 use crate::compile::{self, CompiledEffect, CompiledShader, Translator, Variant};
 use crate::effect::ShaderRef;
 use crate::stage::StageInfo;
@@ -1459,12 +1459,13 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
         .replace('\n', " ")
 }
 
-/// Writes atomically unless the file already holds `bytes`; returns whether it wrote.
+/// Writes atomically (temporary file, rename; not flushed to disk: outputs are regenerated after a
+/// crash) unless the file already holds `bytes`; returns whether it wrote.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(false);
     }
-    write_atomic(path, bytes)?;
+    write_atomic_with(path, bytes, false)?;
     Ok(true)
 }
 
