@@ -1018,7 +1018,8 @@ impl<V: Validate> Watcher<V> {
             r.reason = reason;
             r
         };
-        let effect = match Effect::load(path) {
+        // Loaded by its shown (relative) path, so that diagnostics name it as the user does.
+        let effect = match Effect::load(Path::new(&shown)) {
             Ok(e) => e,
             Err(d) => {
                 let mut hashes = state.hashes.clone();
