@@ -321,6 +321,14 @@ impl Translator for CachingTranslator {
 /// is written in place: renaming over it would replace the device with a file. A symbolic link
 /// is followed, so the link stays and its target is replaced atomically.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, bytes, true)
+}
+
+/// [`write_atomic`], with the temporary file flushed to disk before the rename (`sync`) or not.
+/// Without it a reader still never sees half a file, but a crash right after may leave an empty
+/// one: fine for outputs that are regenerated anyway (`dxbc-wgsl watch`, where the flush costs
+/// milliseconds per file).
+pub fn write_atomic_with(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
     if let Ok(meta) = std::fs::metadata(path) {
         if !meta.is_file() && !meta.is_dir() {
             let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
@@ -341,7 +349,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     // predictable name cannot redirect the write.
     let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
+    if sync {
+        tmp.as_file().sync_all()?;
+    }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

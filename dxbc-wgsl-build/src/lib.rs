@@ -13,6 +13,8 @@
 //! - [`reflect`]: constant-buffer layouts from a shader's reflection (RDEF), placed by HLSL's
 //!   packing rules from the reflected types and checked against the reflected offsets, and their
 //!   Rust structs; usable without an effect file.
+//! - [`watch`]: the watcher behind `dxbc-wgsl watch` (re-translate, re-qualify, re-validate on
+//!   change), and [`workspace`]: the effects a cargo workspace declares.
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -26,6 +28,8 @@ pub mod reflect;
 pub mod stage;
 pub mod tint;
 pub mod vertex;
+pub mod watch;
+pub mod workspace;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;

@@ -13,6 +13,12 @@
 //! - `layouts [--rust] FILE...`: the constant-buffer layouts of shaders' reflection (RDEF), placed
 //!   by HLSL's packing rules and checked against the offsets the compiler recorded (exit 1 when
 //!   one disagrees); `--rust` also prints each layout's Rust struct.
+//! - `watch [PATH...] [--out DIR] [--gpu|--no-gpu] [--adapter X]`: re-translate, re-qualify and
+//!   re-validate effects and shaders as they change, one line per change. See `docs/watch.md`.
+//! - `bench-watch [EFFECT]`: the watcher's change-to-validated latency (p50, p95).
+//!
+//! `qualify` and `watch` without PATH take the effects the current cargo workspace declares under
+//! `[package.metadata.dxbc-wgsl] effects = [...]`.
 //!
 //! FILE is a DXBC container (`.dxbc`, `.cso`, ...) or an fxc `/Fh` header (`.h`/`.inc`, with
 //! `--symbol` when it holds several arrays). Exit status 0 on success, 1 with a one-line error
@@ -26,7 +32,7 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use dxbc_wgsl_build::compile::{self, DirectTranslator};
 use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
-use dxbc_wgsl_build::Effect;
+use dxbc_wgsl_build::{watch, Effect};
 
 mod qualify;
 
@@ -102,8 +108,8 @@ enum Command {
     /// shaders effect files (`*.effect.toml`) reference. Ends with `qualified: N, unsupported: M,
     /// failed: K`; exit status 1 when K > 0.
     Qualify {
-        /// Files and folders to walk.
-        #[arg(required = true)]
+        /// Files and folders to walk (default: the effects the cargo workspace declares under
+        /// `[package.metadata.dxbc-wgsl] effects`).
         paths: Vec<PathBuf>,
         /// Write a JSON report (one record per shader) here.
         #[arg(long, value_name = "REPORT")]
@@ -127,7 +133,102 @@ enum Command {
         #[arg(long, value_name = "REPORT")]
         json: Option<PathBuf>,
     },
-    // Later: watch, adapters.
+    /// Watch effects and shaders: re-translate, re-qualify and re-validate on every change.
+    ///
+    /// Prints one line per change: what changed, the new status (and why), how it moved (newly
+    /// qualified, regressed, unchanged) and the milliseconds taken. Ctrl-C stops it. See
+    /// `docs/watch.md`.
+    Watch {
+        /// Effect files, shader files (`.dxbc`/`.cso`/`.h`/`.inc`) and folders (default: the
+        /// effects the cargo workspace declares under `[package.metadata.dxbc-wgsl] effects`).
+        paths: Vec<PathBuf>,
+        /// Write outputs here: `<shader>.wgsl` per bare shader, `<module>.rs` and
+        /// `<module>/<input>.wgsl` per effect (atomically; the last good output stays on failure).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        gpu: GpuArgs,
+        /// Milliseconds a file must be quiet before its change is processed.
+        #[arg(long, value_name = "MS", default_value_t = 15)]
+        debounce: u64,
+    },
+    /// Measure the watcher's change-to-validated latency on an effect (p50, p95).
+    ///
+    /// Edits one input of a copy of the effect EDITS times, alternating between its bytes and
+    /// ALTERNATIVE's, and times each edit from the save to the watcher's report.
+    BenchWatch {
+        /// The effect file.
+        #[arg(default_value = "example-engine/effects/basic.effect.toml")]
+        effect: PathBuf,
+        /// The input edited.
+        #[arg(long, default_value = "BasicEffect_PSBasicVertexLightingTx.dxbc")]
+        blob: String,
+        /// The file (in the same folder) whose program alternates with the input's.
+        #[arg(long, default_value = "BasicEffect_PSBasicVertexLightingTxNoFog.dxbc")]
+        alternative: String,
+        /// Measured edits.
+        #[arg(long, default_value_t = 50)]
+        edits: usize,
+        /// Edits before measuring.
+        #[arg(long, default_value_t = 4)]
+        warmup: usize,
+        #[command(flatten)]
+        gpu: GpuArgs,
+        /// Milliseconds a file must be quiet before its change is processed.
+        #[arg(long, value_name = "MS", default_value_t = 15)]
+        debounce: u64,
+    },
+}
+
+/// GPU validation switches.
+#[derive(clap::Args, Debug, Clone)]
+struct GpuArgs {
+    /// Validate on a GPU too: create every changed shader module and permutation pipeline (needs
+    /// the `gpu` feature; `watch` defaults to --no-gpu, `bench-watch` to --gpu when built with it).
+    #[arg(long, conflicts_with = "no_gpu")]
+    gpu: bool,
+    /// No GPU validation (naga's, inside the translator, only).
+    #[arg(long)]
+    no_gpu: bool,
+    /// The adapter to validate on: its name contains this (case-insensitive); implies --gpu.
+    #[arg(long, value_name = "NAME", conflicts_with = "no_gpu")]
+    adapter: Option<String>,
+}
+
+impl GpuArgs {
+    fn wanted(&self, default: bool) -> bool {
+        self.gpu || self.adapter.is_some() || (default && !self.no_gpu)
+    }
+}
+
+type BoxedValidator = Box<dyn watch::Validate + Send>;
+
+#[cfg(feature = "gpu")]
+fn gpu_validator(adapter: Option<&str>) -> anyhow::Result<BoxedValidator> {
+    Ok(Box::new(watch::gpu::GpuValidator::new(adapter).map_err(anyhow::Error::msg)?))
+}
+
+#[cfg(not(feature = "gpu"))]
+fn gpu_validator(_adapter: Option<&str>) -> anyhow::Result<BoxedValidator> {
+    bail!("this dxbc-wgsl was built without the `gpu` feature: cargo install/build with `--features gpu`, or use --no-gpu")
+}
+
+fn validator(args: &GpuArgs, default: bool) -> anyhow::Result<BoxedValidator> {
+    if args.wanted(default) {
+        gpu_validator(args.adapter.as_deref())
+    } else {
+        Ok(Box::new(watch::NoValidation))
+    }
+}
+
+/// The given paths, or the effects the workspace declares.
+fn paths_or_workspace(paths: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
+    if !paths.is_empty() {
+        return Ok(paths);
+    }
+    let effects = dxbc_wgsl_build::workspace::effects(&std::env::current_dir()?)?;
+    let cwd = std::env::current_dir()?;
+    Ok(effects.into_iter().map(|e| e.strip_prefix(&cwd).map(PathBuf::from).unwrap_or(e)).collect())
 }
 
 fn main() -> ExitCode {
@@ -204,7 +305,28 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Conformance { paths, json } => conformance(paths, json),
+        Command::Watch { paths, out, gpu, debounce } => watch_command(paths, out, &gpu, debounce),
+        Command::BenchWatch { effect, blob, alternative, edits, warmup, gpu, debounce } => {
+            let config = watch::bench::Config {
+                effect,
+                blob,
+                alternative,
+                edits,
+                warmup,
+                debounce: std::time::Duration::from_millis(debounce),
+                timeout: std::time::Duration::from_secs(120),
+            };
+            let validator = validator(&gpu, cfg!(feature = "gpu"))?;
+            println!(
+                "bench-watch: {} edits of {} (alternating with {}), debounce {} ms",
+                config.edits, config.blob, config.alternative, debounce
+            );
+            let m = watch::bench::run(&config, validator)?;
+            println!("{}", m.summary());
+            Ok(())
+        }
         Command::Qualify { paths, json, tint, no_progress } => {
+            let paths = paths_or_workspace(paths)?;
             if !qualify::run(&qualify::Args { paths, json, tint, no_progress })? {
                 // The summary line stays the last line: no `error:` after it.
                 std::process::exit(1);
@@ -212,6 +334,49 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+fn watch_command(paths: Vec<PathBuf>, out: Option<PathBuf>, gpu: &GpuArgs, debounce: u64) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let paths = paths_or_workspace(paths)?;
+    let validator = validator(gpu, false)?;
+    let options =
+        watch::Options { paths: paths.clone(), out: out.clone(), debounce: std::time::Duration::from_millis(debounce) };
+    let watcher = watch::Watcher::new(options, validator)?;
+    let stopper = watcher.stopper();
+    ctrlc::set_handler(move || stopper.stop()).context("cannot install the Ctrl-C handler")?;
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    println!(
+        "watching {} (validation: {}){}",
+        shown.join(", "),
+        watcher.validator().describe(),
+        out.as_ref().map(|o| format!("; outputs in {}", o.display())).unwrap_or_default()
+    );
+    let stdout = std::io::stdout();
+    watcher.run(|event| {
+        let mut o = stdout.lock();
+        match event {
+            // The initial scan lists effects and the shaders that do not qualify; the count follows.
+            watch::Event::Report(r)
+                if r.change == watch::Change::Found && r.effect.is_none() && r.status == watch::Status::Qualified => {}
+            watch::Event::Report(r) => {
+                let _ = writeln!(o, "{r}");
+            }
+            watch::Event::Ready { effects, shaders, qualified, elapsed } => {
+                let _ = writeln!(
+                    o,
+                    "ready: {effects} effects, {shaders} shaders, {qualified} qualified ({:.0} ms); watching for changes \
+                     (Ctrl-C to stop)",
+                    elapsed.as_secs_f64() * 1000.0
+                );
+            }
+            watch::Event::Warning(w) => eprintln!("warning: {w}"),
+        }
+        let _ = o.flush();
+    })?;
+    println!("stopped");
+    std::io::stdout().flush()?;
+    Ok(())
 }
 
 #[cfg(feature = "gpu")]

@@ -6,6 +6,7 @@ pub mod gpu;
 pub mod lighting;
 pub mod math;
 pub mod mesh;
+pub mod reload;
 pub mod target;
 pub mod texture;
 

@@ -26,6 +26,10 @@ struct Args {
     /// labelled tile per permutation) instead of the frame; --width and --height do not apply.
     #[arg(long)]
     all_effects: bool,
+    /// Reload the stage WGSL that `dxbc-wgsl watch --out DIR` writes and render again (the PNG
+    /// is replaced atomically) on every change, until Ctrl-C.
+    #[arg(long, value_name = "DIR")]
+    watch: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,9 @@ fn main() -> ExitCode {
         }
     };
     println!("adapter: {}", gpu.adapter_summary());
+    if let Some(dir) = &args.watch {
+        return example_engine::reload::cli(&gpu, dir, &args.out, (args.width, args.height));
+    }
     match run(&gpu, &args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
