@@ -62,11 +62,11 @@ impl Device {
             // goes (up to D3D's), as an application running D3D compute shaders must.
             let a = adapter.limits();
             let limits = wgpu::Limits {
-                max_compute_invocations_per_workgroup: a.max_compute_invocations_per_workgroup.min(1024).max(256),
-                max_compute_workgroup_size_x: a.max_compute_workgroup_size_x.min(1024).max(256),
-                max_compute_workgroup_size_y: a.max_compute_workgroup_size_y.min(1024).max(256),
-                max_compute_workgroup_size_z: a.max_compute_workgroup_size_z.min(64).max(64),
-                max_compute_workgroup_storage_size: a.max_compute_workgroup_storage_size.min(32 * 1024).max(16 * 1024),
+                max_compute_invocations_per_workgroup: a.max_compute_invocations_per_workgroup.clamp(256, 1024),
+                max_compute_workgroup_size_x: a.max_compute_workgroup_size_x.clamp(256, 1024),
+                max_compute_workgroup_size_y: a.max_compute_workgroup_size_y.clamp(256, 1024),
+                // z: WebGPU's default is already D3D's 64.
+                max_compute_workgroup_storage_size: a.max_compute_workgroup_storage_size.clamp(16 * 1024, 32 * 1024),
                 ..wgpu::Limits::default().using_resolution(a.clone())
             };
             let (device, queue) = adapter
