@@ -361,6 +361,9 @@ fn tgsm_out_of_bounds_reads_zero_and_drops_writes() {
 
 // ------------------------------------------------------------------ without a GPU
 
+/// Instruction (or declaration) tokens, one vector each.
+type Program = Vec<Vec<u32>>;
+
 fn refusal(blob: &[u8]) -> dxbc_wgsl::Refusal {
     match translate(blob, &TranslateOptions::default()) {
         Err(TranslateError::Unsupported(r)) => r,
@@ -393,7 +396,7 @@ fn barriers_in_nonuniform_control_flow_are_refused() {
         ]
     };
     let flat = || special(THREAD_ID_IN_GROUP_FLATTENED, "xxxx");
-    let cases: Vec<(&str, Vec<Vec<u32>>)> = vec![
+    let cases: Vec<(&str, Program)> = vec![
         ("if on the thread index", vec![nz(ins(IF, &[flat()])), sync(0b0011), ins(ENDIF, &[])]),
         ("after a return on the thread index", vec![nz(ins(RETC, &[flat()])), sync(0b0011)]),
         (
@@ -423,7 +426,7 @@ fn barriers_in_nonuniform_control_flow_are_refused() {
         assert_eq!(r.opcode, Some("sync"), "{what}: names the sync");
     }
     let cb_decl = vec![DCL_CONSTANT_BUFFER | (4 << 24), 0x0020_8e46, 0, 1];
-    let uniform: Vec<(&str, Vec<Vec<u32>>, Vec<Vec<u32>>)> = vec![
+    let uniform: Vec<(&str, Program, Program)> = vec![
         (
             "if on the group ID",
             decls(),
