@@ -53,6 +53,7 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
         outputs: l.outputs,
         bindings: l.bindings,
         workgroup_size: l.workgroup_size,
+        workgroup_storage_bytes: l.workgroup_storage_bytes,
         derivative_uniformity_off: l.derivative_uniformity_off,
         required_features,
     })

@@ -314,8 +314,14 @@ pub struct Translation {
     pub outputs: Vec<InterfaceVar>,
     /// Resources the shader binds, in (group, binding) order, with their D3D register.
     pub bindings: Vec<ResourceBinding>,
-    /// Compute workgroup size, for compute shaders.
+    /// Compute workgroup size, for compute shaders. Over WebGPU's default limits (256
+    /// invocations, 256 in x and y, 64 in z) the device needs raised `maxComputeInvocationsPerWorkgroup`
+    /// / `maxComputeWorkgroupSize*` limits (D3D allows 1024 threads per group).
     pub workgroup_size: Option<[u32; 3]>,
+    /// Bytes of workgroup memory the module declares (D3D's thread-group shared memory, at most
+    /// 32768). Over WebGPU's default `maxComputeWorkgroupStorageSize` (16384) the device must be
+    /// created with that limit raised to at least this value.
+    pub workgroup_storage_bytes: u32,
     /// Whether `diagnostic(off, derivative_uniformity)` had to be emitted.
     pub derivative_uniformity_off: bool,
     /// Optional WebGPU features the module needs, by their WebGPU names (`"clip-distances"`

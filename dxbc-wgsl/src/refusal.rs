@@ -37,6 +37,9 @@ pub enum RefusalReason {
     ResourceUnsupported,
     /// Something WebGPU lacks entirely.
     WebGpuLimitation,
+    /// A `sync` (a WGSL barrier) in control flow WGSL cannot prove uniform across the workgroup:
+    /// WGSL rejects such barriers, and no diagnostic filter relaxes that.
+    NonUniformBarrier,
     /// A program past the translator's size limits (instructions, immediate-constant-buffer
     /// elements), which bound the memory WGSL compilers need.
     ProgramTooLarge,
@@ -61,6 +64,7 @@ impl RefusalReason {
             RefusalReason::ResourceUnsupported => "resource_unsupported",
             RefusalReason::WebGpuLimitation => "webgpu_limitation",
             RefusalReason::ProgramTooLarge => "program_too_large",
+            RefusalReason::NonUniformBarrier => "nonuniform_barrier",
         }
     }
 }

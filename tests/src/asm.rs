@@ -1,5 +1,5 @@
 //! A minimal SM4 assembler for hand-written test shaders: operand and instruction tokens, and
-//! pixel-shader containers.
+//! pixel- and compute-shader containers.
 
 /// Operand types.
 pub const TEMP: u32 = 0;
@@ -8,6 +8,12 @@ pub const OUTPUT: u32 = 2;
 pub const IMMEDIATE32: u32 = 4;
 pub const IMMEDIATE64: u32 = 5;
 pub const CONSTANT_BUFFER: u32 = 8;
+pub const UAV: u32 = 30;
+pub const TGSM: u32 = 31;
+pub const THREAD_ID: u32 = 32;
+pub const THREAD_GROUP_ID: u32 = 33;
+pub const THREAD_ID_IN_GROUP: u32 = 34;
+pub const THREAD_ID_IN_GROUP_FLATTENED: u32 = 36;
 
 /// Opcodes.
 pub const ADD: u32 = 0;
@@ -25,6 +31,30 @@ pub const RET: u32 = 62;
 pub const DCL_CONSTANT_BUFFER: u32 = 89;
 pub const DCL_OUTPUT: u32 = 101;
 pub const DCL_TEMPS: u32 = 104;
+pub const BREAKC: u32 = 3;
+pub const ENDIF: u32 = 21;
+pub const ENDLOOP: u32 = 22;
+pub const IADD: u32 = 30;
+pub const IF: u32 = 31;
+pub const IEQ: u32 = 32;
+pub const IMAD: u32 = 35;
+pub const ISHL: u32 = 41;
+pub const LOOP: u32 = 48;
+pub const RETC: u32 = 63;
+pub const ULT: u32 = 79;
+pub const USHR: u32 = 85;
+pub const DCL_INPUT: u32 = 95;
+pub const DCL_THREAD_GROUP: u32 = 155;
+pub const DCL_UAV_RAW: u32 = 157;
+pub const DCL_TGSM_RAW: u32 = 159;
+pub const DCL_TGSM_STRUCTURED: u32 = 160;
+pub const LD_RAW: u32 = 165;
+pub const STORE_RAW: u32 = 166;
+pub const LD_STRUCTURED: u32 = 167;
+pub const STORE_STRUCTURED: u32 = 168;
+pub const ATOMIC_UMAX: u32 = 176;
+pub const IMM_ATOMIC_IADD: u32 = 180;
+pub const SYNC: u32 = 190;
 pub const DADD: u32 = 191;
 pub const DMAX: u32 = 192;
 pub const DMIN: u32 = 193;
@@ -98,6 +128,75 @@ pub fn modified(mut operand: Vec<u32>, modifier: u32) -> Vec<u32> {
 pub fn saturated(mut instruction: Vec<u32>) -> Vec<u32> {
     instruction[0] |= 1 << 13;
     instruction
+}
+
+/// A register with no index and a swizzle: `vThreadID.xyzx` (`ty` one of the thread-ID types).
+pub fn special(ty: u32, swz: &str) -> Vec<u32> {
+    vec![2 | (1 << 2) | (swizzle(swz) << 4) | (ty << 12)]
+}
+
+/// A `u#`/`g#` operand with no component selection, as fxc writes an atomic's destination.
+pub fn memory(ty: u32, index: u32) -> Vec<u32> {
+    vec![(ty << 12) | (1 << 20), index]
+}
+
+/// The instruction with the `_nz` test (`if_nz`, `breakc_nz`, `retc_nz`).
+pub fn nz(mut instruction: Vec<u32>) -> Vec<u32> {
+    instruction[0] |= 1 << 18;
+    instruction
+}
+
+/// `sync` with its flags: 1 `_t`, 2 `_g`, 4 `_ugroup`, 8 `_uglobal`.
+pub fn sync(flags: u32) -> Vec<u32> {
+    vec![SYNC | (flags << 11) | (1 << 24)]
+}
+
+/// `dcl_input` of a thread-ID register with the given mask.
+pub fn dcl_thread_input(ty: u32, m: &str) -> Vec<u32> {
+    ins(DCL_INPUT, &[vec![2 | (mask(m) << 4) | (ty << 12)]])
+}
+
+/// `dcl_uav_raw u#` (with `globallycoherent` when asked).
+pub fn dcl_uav_raw(reg: u32, globally_coherent: bool) -> Vec<u32> {
+    let mut d = ins(DCL_UAV_RAW, &[memory(UAV, reg)]);
+    if globally_coherent {
+        d[0] |= 1 << 16;
+    }
+    d
+}
+
+/// `dcl_tgsm_raw g#, bytes`.
+pub fn dcl_tgsm_raw(reg: u32, bytes: u32) -> Vec<u32> {
+    let mut d = ins(DCL_TGSM_RAW, &[memory(TGSM, reg)]);
+    d.push(bytes);
+    d[0] += 1 << 24;
+    d
+}
+
+/// `dcl_tgsm_structured g#, stride, count`.
+pub fn dcl_tgsm_structured(reg: u32, stride: u32, count: u32) -> Vec<u32> {
+    let mut d = ins(DCL_TGSM_STRUCTURED, &[memory(TGSM, reg)]);
+    d.extend([stride, count]);
+    d[0] += 2 << 24;
+    d
+}
+
+/// `cs_5_0` with `dcl_thread_group x, y, z`, the given declarations, `dcl_temps temps`, then
+/// `body` and `ret`, in a DXBC container with empty signatures.
+pub fn compute_shader(group: [u32; 3], decls: &[Vec<u32>], temps: u32, body: &[Vec<u32>]) -> Vec<u8> {
+    let mut program = vec![0x0005_0050, 0];
+    program.extend([DCL_THREAD_GROUP | (4 << 24), group[0], group[1], group[2]]);
+    for d in decls {
+        program.extend(d);
+    }
+    program.extend([DCL_TEMPS | (2 << 24), temps]);
+    for i in body {
+        program.extend(i);
+    }
+    program.extend(ins(RET, &[]));
+    program[1] = program.len() as u32;
+    let shex: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
+    container(&[(b"ISGN", signature(&[])), (b"OSGN", signature(&[])), (b"SHEX", shex)])
 }
 
 /// One instruction: opcode token with its length, then the operands.

@@ -15,14 +15,23 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[
         "vkd3d-shader-tests/majority-pragma sm5 line 370",
         "corpus: the blob was compiled row-major (both matrix-order options given), the expectation is column-major",
     ),
+    (
+        "vkd3d-shader-tests/uav-atomics sm5 line 250",
+        "expectation: three threads atomic_iadd 0xffffffff to 0 (0xfffffffd, the file's sm>=6 value); sm<6 expects one add",
+    ),
+    (
+        "vkd3d-shader-tests/uav-atomics sm5 line 256",
+        "expectation: three threads atomic_iadd -1 to 0 (-3, the file's sm>=6 value); sm<6 expects one add",
+    ),
 ];
 
 /// Floors established on lavapipe: table rows and shader_test probes actually run (not skipped;
 /// the float64 rows and sections run since doubles are emulated).
-/// The issue asks for at least 400 and 1,200; these are the counts reached, so that a change that
-/// makes the translator refuse more (or the runner skip more) shows here.
+/// The issue asks for at least 400 and 1,200; these are the counts reached (1777 probes before
+/// compute shaders translated), so that a change that makes the translator refuse more (or the
+/// runner skip more) shows here.
 const MIN_TABLE_ROWS_RUN: usize = 453;
-const MIN_SHADER_TEST_PROBES_RUN: usize = 1777;
+const MIN_SHADER_TEST_PROBES_RUN: usize = 1865;
 
 #[test]
 fn corpus_runs_on_the_gpu_with_only_known_failures() {

@@ -7,7 +7,8 @@
 //! firstbit/countbits), `ld` with a texel offset, gather with an offset, gather-compare, a
 //! structured buffer, an immediate constant buffer, an indexable temp, `sample_c`, `discard`,
 //! `ld_ms`, input relative addressing, a mixed-type varying, clip distances, the primitive index,
-//! double-precision instructions, and both sides of the uniformity rule: a shader whose derivative
+//! double-precision instructions, a compute shader with structured thread-group shared memory
+//! (atomics, barriers, thread IDs), and both sides of the uniformity rule: a shader whose derivative
 //! sits in non-uniform
 //! control flow gets `diagnostic(off, derivative_uniformity)`, one with derivatives only in
 //! uniform control flow does not (asserted below, and checked with Tint when it is installed).
@@ -124,6 +125,9 @@ goldens! {
     ddy_coarse_uniform: Src::Corpus("wine/d3d11/test_ddy__ps_code_ddy_coarse.dxbc");
     // Doubles (`dmov_sat`, `dadd` with a 64-bit immediate, `|x|`): the helpers it calls and no others.
     double_modifiers: Src::Corpus("vkd3d/d3d12/test_shader_instructions__ps_dmodifier_code.dxbc");
+    // Compute: structured thread-group shared memory filled by thread 0, `sync_g_t`, an atomic add
+    // from every thread, a loop summing it, `imm_atomic_exch` on a raw UAV; thread IDs.
+    compute_structured_tgsm: Src::Corpus("wine/d3d11/test_tgsm__structured_tgsm_code.dxbc");
 }
 
 /// The uniformity rule, both sides: the directive where a derivative sits in non-uniform control

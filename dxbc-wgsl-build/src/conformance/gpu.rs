@@ -57,11 +57,23 @@ impl Device {
                 | wgpu::Features::CLIP_DISTANCES
                 | wgpu::Features::PRIMITIVE_INDEX;
             let features = adapter.features() & wanted;
+            // D3D allows 1024 threads per group (x, y <= 1024, z <= 64) and 32 KB of thread-group
+            // shared memory; WebGPU's defaults are 256 and 16 KB. Raise them as far as the adapter
+            // goes (up to D3D's), as an application running D3D compute shaders must.
+            let a = adapter.limits();
+            let limits = wgpu::Limits {
+                max_compute_invocations_per_workgroup: a.max_compute_invocations_per_workgroup.clamp(256, 1024),
+                max_compute_workgroup_size_x: a.max_compute_workgroup_size_x.clamp(256, 1024),
+                max_compute_workgroup_size_y: a.max_compute_workgroup_size_y.clamp(256, 1024),
+                // z: WebGPU's default is already D3D's 64.
+                max_compute_workgroup_storage_size: a.max_compute_workgroup_storage_size.clamp(16 * 1024, 32 * 1024),
+                ..wgpu::Limits::default().using_resolution(a.clone())
+            };
             let (device, queue) = adapter
                 .request_device(&wgpu::DeviceDescriptor {
                     label: Some("dxbc-wgsl conformance"),
                     required_features: features,
-                    required_limits: wgpu::Limits::default().using_resolution(adapter.limits()),
+                    required_limits: limits,
                     ..Default::default()
                 })
                 .await

@@ -2,6 +2,7 @@
 
 use super::{
     Block, Case, CbDecl, IndexableTemp, Interpolation, IoDecl, Module, Node, ResourceDecl, ResourceShape, SamplerDecl,
+    TgsmDecl,
 };
 use crate::refusal::{Refusal, RefusalReason, TranslateError};
 use crate::shader::Shader;
@@ -85,6 +86,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         icb: None,
         input_ranges: Vec::new(),
         thread_group: None,
+        tgsm: Vec::new(),
         body: Vec::new(),
     };
     // Scope stack: (kind, block under construction).
@@ -528,6 +530,38 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             }
             m.thread_group = Some([ins.values[0], ins.values[1], ins.values[2]])
         }
+        Opcode::DCL_TGSM_RAW | Opcode::DCL_TGSM_STRUCTURED => {
+            if m.version.stage != ShaderStage::Compute {
+                return Err(unsupported("thread-group shared memory outside a compute shader"));
+            }
+            let o = &ins.operands[0];
+            if o.ty != OperandType::ThreadGroupSharedMemory || o.indices.len() != 1 || o.indices[0].is_relative() {
+                return Err(unsupported("a thread-group shared memory declaration without a g# register"));
+            }
+            let id = o.reg();
+            // D3D11.3: byte counts and strides are multiples of 4; all g# together hold at most
+            // 32 KB (8192 words) per thread group.
+            let (stride, bytes) = if op == Opcode::DCL_TGSM_RAW {
+                (None, u64::from(ins.values[0]))
+            } else {
+                (Some(ins.values[0]), u64::from(ins.values[0]) * u64::from(ins.values[1]))
+            };
+            if bytes == 0 || bytes % 4 != 0 || stride.is_some_and(|s| s == 0 || s % 4 != 0) {
+                return Err(unsupported(
+                    "thread-group shared memory whose size or stride is not a non-zero multiple of 4 bytes",
+                ));
+            }
+            let total = m.tgsm.iter().map(|g| u64::from(g.words) * 4).sum::<u64>() + bytes;
+            if total > MAX_TGSM_BYTES {
+                return Err(unsupported(&format!(
+                    "{total} bytes of thread-group shared memory: D3D allows 32768 per thread group"
+                )));
+            }
+            if m.tgsm.iter().any(|g| g.id == id) {
+                return Err(unsupported("a g# register declared twice"));
+            }
+            m.tgsm.push(TgsmDecl { at: i, id, stride, words: (bytes / 4) as u32 });
+        }
         Opcode::CUSTOMDATA => {
             if let Some(c) = &ins.custom {
                 if c.class == 3 {
@@ -577,6 +611,9 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
 /// The translator's limit on program length. Real shaders stay far below it (the corpus's longest
 /// has a few thousand); a million-instruction program makes a WGSL module Tint needs tens of GB for.
 const MAX_INSTRUCTIONS: usize = 65_536;
+
+/// D3D11.3's limit on thread-group shared memory: 32 KB per thread group, all `g#` together.
+const MAX_TGSM_BYTES: u64 = 32 * 1024;
 
 /// D3D11.3's limit on temp registers (`r#` and `x#` together).
 const MAX_TEMP_REGISTERS: u32 = 4096;

@@ -210,6 +210,20 @@ pub struct IndexableTemp {
     pub components: u32,
 }
 
+/// A thread-group shared memory declaration (`dcl_tgsm_raw g#, bytes` or
+/// `dcl_tgsm_structured g#, stride, count`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TgsmDecl {
+    /// Declaring instruction index.
+    pub at: usize,
+    /// Register number (`g#`).
+    pub id: u32,
+    /// Structure stride in bytes; `None` for raw memory.
+    pub stride: Option<u32>,
+    /// Size in 32-bit words (a non-zero multiple of the stride's words).
+    pub words: u32,
+}
+
 /// The IR of one shader.
 #[derive(Debug, Clone)]
 pub struct Module<'p> {
@@ -247,6 +261,8 @@ pub struct Module<'p> {
     pub input_ranges: Vec<(usize, u32, u32)>,
     /// `dcl_thread_group`.
     pub thread_group: Option<[u32; 3]>,
+    /// Thread-group shared memory (`g#`), at most D3D's 32 KB together.
+    pub tgsm: Vec<TgsmDecl>,
     /// The body.
     pub body: Block,
 }

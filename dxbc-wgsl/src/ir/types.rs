@@ -136,6 +136,11 @@ pub fn infer_storage(m: &Module<'_>) -> StorageMap {
                         }
                     }
                     OperandType::ConstantBuffer | OperandType::ImmediateConstantBuffer => (None, false),
+                    // Compute-shader thread IDs are unsigned integers.
+                    OperandType::InputThreadId
+                    | OperandType::InputThreadGroupId
+                    | OperandType::InputThreadIdInGroup
+                    | OperandType::InputThreadIdInGroupFlattened => (Some(Storage::U32), true),
                     _ => (Some(Storage::F32), false),
                 }
             };

@@ -4,12 +4,18 @@
 //! D3D defines them there (per 2×2 quad). This pass finds the first such instruction so that the
 //! emitter adds `diagnostic(off, derivative_uniformity)` where it is needed, and only there.
 //!
+//! WGSL's barriers (`workgroupBarrier`, `storageBarrier`, `textureBarrier`) must sit in control
+//! flow that is uniform across the workgroup too, and for them no diagnostic filter exists: the
+//! pass also finds the first `sync` where WGSL cannot prove that, and the lowering refuses it.
+//!
 //! The analysis must never call something uniform that Tint calls non-uniform (Tint would then
 //! reject the module), so where in doubt it says non-uniform:
 //! - a register is tracked whole (Tint tracks a `vec4` variable as one value): it is non-uniform
 //!   when any write to it, anywhere, stores a non-uniform value or happens in non-uniform control
 //!   flow (flow-insensitive, iterated to a fixed point);
-//! - non-uniform values: stage inputs, sample/gather results, UAV reads and atomics; other
+//! - non-uniform values: stage inputs (in compute shaders `vThreadID`, `vThreadIDInGroup` and
+//!   `vThreadIDInGroupFlattened`; `vThreadGroupID` is uniform, as WGSL's `workgroup_id`),
+//!   sample/gather results, UAV and thread-group shared memory reads, and atomics; other
 //!   instructions are non-uniform when a source (or a relative index) is;
 //! - control flow is non-uniform inside an `if`/`switch` on a non-uniform value, in a loop body
 //!   whose loop has a non-uniform exit (`break`/`continue`/`ret` under non-uniform control, or
@@ -41,6 +47,7 @@ struct State {
     indexable: Vec<(u32, bool)>,
     changed: bool,
     first_violation: Option<usize>,
+    first_barrier: Option<usize>,
 }
 
 impl State {
@@ -86,22 +93,43 @@ impl State {
 /// Returns the index of the first instruction that needs uniform control flow but sits in
 /// control flow WGSL's analysis may call non-uniform.
 pub fn first_nonuniform_derivative(m: &Module<'_>) -> Option<usize> {
+    analyze(m).first_violation
+}
+
+/// Returns the index of the first `sync` (a WGSL barrier) in control flow WGSL's analysis may call
+/// non-uniform across the workgroup.
+pub fn first_nonuniform_barrier(m: &Module<'_>) -> Option<usize> {
+    analyze(m).first_barrier
+}
+
+fn analyze(m: &Module<'_>) -> State {
     let mut st = State {
         temps: vec![false; m.temps as usize],
         indexable: m.indexable_temps.iter().map(|x| (x.register, false)).collect(),
         changed: true,
         first_violation: None,
+        first_barrier: None,
     };
     // Fixed point: registers only ever go from uniform to non-uniform.
     let mut rounds = 0;
     while st.changed && rounds < 64 {
         st.changed = false;
         st.first_violation = None;
+        st.first_barrier = None;
         let mut after_return = false;
         walk(m, &m.body, false, &mut after_return, &mut st);
         rounds += 1;
     }
-    st.first_violation
+    if st.changed {
+        // No fixed point within the round limit: call every register non-uniform (sound).
+        st.temps.iter_mut().for_each(|t| *t = true);
+        st.indexable.iter_mut().for_each(|x| x.1 = true);
+        st.first_violation = None;
+        st.first_barrier = None;
+        let mut after_return = false;
+        walk(m, &m.body, false, &mut after_return, &mut st);
+    }
+    st
 }
 
 /// Walks a block; `nu` says whether control is non-uniform on entry. Returns whether a
@@ -115,6 +143,9 @@ fn walk(m: &Module<'_>, block: &Block, nu: bool, after_return: &mut bool, st: &m
                 let ins = m.ins(*i);
                 if needs_uniform_control(ins.opcode) && cf_nu && st.first_violation.is_none() {
                     st.first_violation = Some(*i);
+                }
+                if ins.opcode == Opcode::SYNC && cf_nu && st.first_barrier.is_none() {
+                    st.first_barrier = Some(*i);
                 }
                 let nd = ins.dst_count();
                 let reads_varying = matches!(

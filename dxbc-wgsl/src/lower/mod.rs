@@ -50,6 +50,8 @@ pub struct Lowered {
     pub bindings: Vec<ResourceBinding>,
     /// Compute workgroup size.
     pub workgroup_size: Option<[u32; 3]>,
+    /// Bytes of workgroup memory (thread-group shared memory) the module declares.
+    pub workgroup_storage_bytes: u32,
     /// A derivative or implicit-LOD sample sits under control flow Tint cannot prove uniform.
     pub derivative_uniformity_off: bool,
     /// Why the uniformity filter was needed (for the emitted comment).
@@ -69,7 +71,7 @@ pub(crate) struct Tex {
     pub coords: usize,
 }
 
-/// A raw or structured buffer global.
+/// A raw or structured buffer global, or thread-group shared memory.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Buf {
     pub expr: Handle<Expression>,
@@ -77,6 +79,9 @@ pub(crate) struct Buf {
     pub stride: Option<u32>,
     /// Words are `atomic<u32>`.
     pub atomic: bool,
+    /// The word count of a fixed-size array (`var<workgroup>` for `g#`); `None` for a storage
+    /// buffer's runtime-sized array (its `arrayLength`).
+    pub words: Option<u32>,
 }
 
 /// A typed buffer (SRV or UAV) emulated on a storage buffer of words.
@@ -86,6 +91,8 @@ pub(crate) struct TypedBuf {
     pub kind: ScalarKind,
     /// Words per element.
     pub components: u32,
+    /// Words are `atomic<u32>`.
+    pub atomic: bool,
 }
 
 /// A typed UAV texture.
@@ -96,6 +103,8 @@ pub(crate) struct StorageTex {
     /// Coordinate components without the array layer.
     pub coords: usize,
     pub kind: ScalarKind,
+    /// Bound `read_write` (the shader loads from it).
+    pub read_write: bool,
 }
 
 /// One SV_ClipDistance lane: the output local and the component read from it.
@@ -128,6 +137,11 @@ pub(crate) struct Cx<'a, 'p> {
     pub storage_textures: HashMap<u32, StorageTex>,
     /// Raw/structured buffers by (is UAV, id).
     pub buffers: HashMap<(bool, u32), Buf>,
+    /// Thread-group shared memory by `g#`.
+    pub tgsm: HashMap<u32, Buf>,
+    /// Compute-shader thread IDs: the value (a `vec4<u32>` local's load, or the `u32` argument for
+    /// `vThreadIDInGroupFlattened`) and whether it is a scalar, by register type.
+    pub thread_ids: HashMap<OperandType, (Handle<Expression>, bool)>,
     /// Output struct type and, per member, the local it is read from.
     pub out_struct: Option<(Handle<Type>, Vec<Handle<Expression>>)>,
     /// The `clip_distances` member: its index in the output struct, its array type, and the
@@ -278,6 +292,20 @@ fn n_of_builtin(stage: ShaderStage, sysval: u32) -> usize {
     }
 }
 
+/// The WGSL builtin of a compute-shader input register: (builtin, components, WGSL name, HLSL
+/// semantic).
+fn compute_builtin(ty: OperandType) -> Option<(BuiltIn, usize, &'static str, &'static str)> {
+    Some(match ty {
+        OperandType::InputThreadId => (BuiltIn::GlobalInvocationId, 3, "global_invocation_id", "SV_DispatchThreadID"),
+        OperandType::InputThreadGroupId => (BuiltIn::WorkGroupId, 3, "workgroup_id", "SV_GroupID"),
+        OperandType::InputThreadIdInGroup => (BuiltIn::LocalInvocationId, 3, "local_invocation_id", "SV_GroupThreadID"),
+        OperandType::InputThreadIdInGroupFlattened => {
+            (BuiltIn::LocalInvocationIndex, 1, "local_invocation_index", "SV_GroupIndex")
+        }
+        _ => return None,
+    })
+}
+
 /// D3D system-value names (`D3D10_SB_NAME`).
 mod sv {
     pub const POSITION: u32 = 1;
@@ -318,6 +346,8 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         samplers: HashMap::new(),
         textures: HashMap::new(),
         buffers: HashMap::new(),
+        tgsm: HashMap::new(),
+        thread_ids: HashMap::new(),
         typed_buffers: HashMap::new(),
         depth_clamp: None,
         runtime_imm: false,
@@ -379,14 +409,28 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
             ));
         }
     }
+    if m.version.stage == ShaderStage::Compute {
+        // WGSL's barriers all synchronize execution and must be reached by the whole workgroup
+        // in uniform control flow (Tint rejects them elsewhere; no diagnostic filter exists).
+        if let Some(i) = crate::ir::uniformity::first_nonuniform_barrier(m) {
+            return Err(refuse_decl(
+                m,
+                i,
+                RefusalReason::NonUniformBarrier,
+                "a barrier in control flow that WGSL's uniformity analysis cannot prove uniform across the workgroup (it depends on a thread ID, shared or UAV memory, or follows a return taken by some threads)",
+            ));
+        }
+    }
     cx.declare_nonfinite();
     cx.declare_resources(options)?;
+    cx.declare_tgsm();
     let (inputs, outputs) = cx.declare_io(options)?;
     cx.declare_temps();
     let body = &m.body;
     if !cx.block(body)? {
         cx.ret();
     }
+    let workgroup_storage_bytes = m.tgsm.iter().map(|g| g.words * 4).sum();
     let Cx { mut module, b, bindings, uniformity_note, .. } = cx;
     let function = b.finish();
     let stage = m.version.stage;
@@ -414,6 +458,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         outputs,
         bindings,
         workgroup_size,
+        workgroup_storage_bytes,
         derivative_uniformity_off: uniformity_note.is_some(),
         uniformity_note,
     })
@@ -787,6 +832,40 @@ impl Cx<'_, '_> {
         ids
     }
 
+    /// Thread-group shared memory: `var<workgroup> g#: array<u32, N>` (`atomic<u32>` words when
+    /// an atomic instruction touches it; WGSL then requires every access to be atomic, which
+    /// naga writes as `atomicLoad`/`atomicStore` for plain loads and stores). WebGPU zeroes
+    /// workgroup memory; D3D leaves it undefined.
+    fn declare_tgsm(&mut self) {
+        let mut atomic_ids = Vec::new();
+        for ins in &self.m.program.instructions {
+            if (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0) {
+                for o in &ins.operands {
+                    if o.ty == OperandType::ThreadGroupSharedMemory {
+                        atomic_ids.push(o.reg());
+                    }
+                }
+            }
+        }
+        for g in self.m.tgsm.clone() {
+            let atomic = atomic_ids.contains(&g.id);
+            let word = if atomic {
+                self.module
+                    .types
+                    .insert(Type { name: None, inner: TypeInner::Atomic(naga::Scalar::U32) }, Span::UNDEFINED)
+            } else {
+                self.ty(ScalarKind::Uint, 1)
+            };
+            let size = naga::ArraySize::Constant(std::num::NonZeroU32::new(g.words).expect("non-zero (ir::build)"));
+            let arr = self
+                .module
+                .types
+                .insert(Type { name: None, inner: TypeInner::Array { base: word, size, stride: 4 } }, Span::UNDEFINED);
+            let e = self.global(format!("g{}", g.id), AddressSpace::WorkGroup, arr, None);
+            self.tgsm.insert(g.id, Buf { expr: e, stride: g.stride, atomic, words: Some(g.words) });
+        }
+    }
+
     /// A raw or structured buffer: `var<storage, read> t#: array<u32>` (SRV) or
     /// `var<storage, read_write> u#: array<u32>` (UAV; `atomic<u32>` when atomics touch it).
     fn declare_buffer(&mut self, r: &crate::ir::ResourceDecl, atomic: bool) -> Result<(), TranslateError> {
@@ -839,7 +918,7 @@ impl Cx<'_, '_> {
         let access =
             if r.uav { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::LOAD };
         let e = self.global(name, AddressSpace::Storage { access }, arr, Some(gb));
-        self.buffers.insert((r.uav, r.id), Buf { expr: e, stride, atomic });
+        self.buffers.insert((r.uav, r.id), Buf { expr: e, stride, atomic, words: None });
         Ok(())
     }
 
@@ -928,7 +1007,7 @@ impl Cx<'_, '_> {
         let access =
             if r.uav { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::LOAD };
         let e = self.global(name, AddressSpace::Storage { access }, arr, Some(gb));
-        self.typed_buffers.insert((r.uav, r.id), TypedBuf { expr: e, kind, components: components as u32 });
+        self.typed_buffers.insert((r.uav, r.id), TypedBuf { expr: e, kind, components: components as u32, atomic });
         Ok(())
     }
 
@@ -1067,7 +1146,8 @@ impl Cx<'_, '_> {
             &name,
         )?;
         let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
-        self.storage_textures.insert(r.id, StorageTex { expr: e, arrayed, coords, kind: naga_kind(f.scalar()) });
+        self.storage_textures
+            .insert(r.id, StorageTex { expr: e, arrayed, coords, kind: naga_kind(f.scalar()), read_write: loaded });
         Ok(())
     }
 
@@ -1370,6 +1450,23 @@ impl Cx<'_, '_> {
             copies.push((reg, parts, reg_kind.unwrap_or(ScalarKind::Float)));
         }
         for d in &special {
+            if stage == ShaderStage::Compute {
+                if let Some((builtin, n, name, semantic)) = compute_builtin(d.operand.ty) {
+                    self.thread_id_input(d.at, d.operand.ty, builtin, n, name)?;
+                    in_vars.push(InterfaceVar {
+                        semantic: semantic.into(),
+                        semantic_index: 0,
+                        register: 0,
+                        location: None,
+                        builtin: Some(name),
+                        scalar: IfScalar::Uint,
+                        components: n as u8,
+                        first_component: 0,
+                        interpolation: None,
+                    });
+                    continue;
+                }
+            }
             match (stage, d.operand.ty) {
                 (ShaderStage::Pixel, OperandType::InputCoverageMask) => {
                     let ty = self.ty(ScalarKind::Uint, 1);
@@ -1783,6 +1880,58 @@ impl Cx<'_, '_> {
             self.out_struct = Some((st, member_src));
         }
         Ok((in_vars, out_vars))
+    }
+
+    /// A compute-shader thread ID: the builtin argument, kept as a `vec4<u32>` local (`w` = 0)
+    /// for swizzled reads, or as the `u32` itself for `vThreadIDInGroupFlattened`.
+    fn thread_id_input(
+        &mut self,
+        at: usize,
+        ty: OperandType,
+        builtin: BuiltIn,
+        n: usize,
+        name: &'static str,
+    ) -> Result<(), TranslateError> {
+        if self.thread_ids.contains_key(&ty) {
+            return Err(refuse_decl(
+                self.m,
+                at,
+                RefusalReason::DeclarationUnsupported,
+                format!("{name} declared twice"),
+            ));
+        }
+        let ty_arg = self.ty(ScalarKind::Uint, n);
+        let idx = self.b.f.arguments.len() as u32;
+        self.b.f.arguments.push(FunctionArgument {
+            name: Some(name.into()),
+            ty: ty_arg,
+            binding: Some(Binding::BuiltIn(builtin)),
+        });
+        let arg = self.b.expr(Expression::FunctionArgument(idx));
+        if n == 1 {
+            self.thread_ids.insert(ty, (arg, true));
+            return Ok(());
+        }
+        let v4 = self.ty(ScalarKind::Uint, 4);
+        let x = self.b.comp(arg, 0);
+        let y = self.b.comp(arg, 1);
+        let z = self.b.comp(arg, 2);
+        let w = self.b.u32(0);
+        let value = self.b.compose(v4, vec![x, y, z, w]);
+        let local = match ty {
+            OperandType::InputThreadId => "vThreadID",
+            OperandType::InputThreadGroupId => "vThreadGroupID",
+            _ => "vThreadIDInGroup",
+        };
+        let lv = self
+            .b
+            .f
+            .local_variables
+            .append(LocalVariable { name: Some(local.into()), ty: v4, init: None }, Span::UNDEFINED);
+        let ptr = self.b.expr(Expression::LocalVariable(lv));
+        self.b.store(ptr, value);
+        self.thread_ids.insert(ty, (ptr, false));
+        Ok(())
     }
 
     /// `return` with the output struct.

@@ -408,6 +408,19 @@ impl Cx<'_, '_> {
                 let v = self.guarded_element(i, arr, n, &idx, st.kind())?;
                 Ok((v, st.kind(), false))
             }
+            OperandType::InputThreadId
+            | OperandType::InputThreadGroupId
+            | OperandType::InputThreadIdInGroup
+            | OperandType::InputThreadIdInGroupFlattened => {
+                let (e, scalar) = *self.thread_ids.get(&op.ty).ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{:?} is not declared", op.ty))
+                })?;
+                if scalar {
+                    Ok((e, U, true))
+                } else {
+                    Ok((self.b.load(e), U, false))
+                }
+            }
             OperandType::InputCoverageMask => {
                 let e = self.coverage_in.ok_or_else(|| {
                     refuse_at(self, i, RefusalReason::OperandUnsupported, "vCoverage is not declared")
@@ -1081,6 +1094,7 @@ impl Cx<'_, '_> {
                     "WGSL has no memory barrier outside compute shaders",
                 ));
             }
+            Opcode::SYNC => self.sync(i)?,
             _ => {
                 return Err(refuse_at(
                     self,
@@ -1090,6 +1104,47 @@ impl Cx<'_, '_> {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// `sync[_uglobal|_ugroup][_g][_t]` in a compute shader (control bits: 1 `_t`, 2 `_g`,
+    /// 4 `_ugroup`, 8 `_uglobal`). WGSL's barriers all synchronize the workgroup's execution as
+    /// well as order memory: `_g` (and `_t` alone) become `workgroupBarrier()`, `_ugroup` and
+    /// `_uglobal` `storageBarrier()` (with `textureBarrier()` when a storage texture is bound
+    /// `read_write`). A fence without `_t` is thereby strengthened to a control barrier, which
+    /// only narrows the executions D3D allows; the uniformity check in `lower` guarantees every
+    /// invocation reaches it. `_uglobal` makes writes to `globallycoherent` UAVs visible to other
+    /// thread groups: WGSL has no device-scope fence, so that combination is refused (for other
+    /// UAVs D3D scopes `_uglobal` to the thread group, as `storageBarrier()` does).
+    fn sync(&mut self, i: usize) -> R<()> {
+        let c = self.m.ins(i).control;
+        let mut barrier = naga::Barrier::empty();
+        if c & 0b0011 != 0 {
+            barrier |= naga::Barrier::WORK_GROUP;
+        }
+        if c & 0b1100 != 0 {
+            barrier |= naga::Barrier::STORAGE;
+            if self.storage_textures.values().any(|t| t.read_write) {
+                barrier |= naga::Barrier::TEXTURE;
+            }
+        }
+        if c & 0b1000 != 0 && self.m.resources.iter().any(|r| r.uav && r.flags & (1 << 5) != 0) {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "sync_uglobal with a globallycoherent UAV: WGSL's storageBarrier orders memory only within the workgroup (WebGPU has no device-scope fence)",
+            ));
+        }
+        if barrier.is_empty() {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "`sync` without _g, _t, _ugroup or _uglobal",
+            ));
+        }
+        self.b.stmt(Statement::ControlBarrier(barrier));
         Ok(())
     }
 
@@ -1570,7 +1625,9 @@ impl Cx<'_, '_> {
             OperandType::UnorderedAccessView => true,
             OperandType::Resource => false,
             OperandType::ThreadGroupSharedMemory => {
-                return Err(refuse_at(self, i, RefusalReason::DeclarationUnsupported, "thread-group shared memory"))
+                return self.tgsm.get(&op.reg()).copied().ok_or_else(|| {
+                    refuse_at(self, i, RefusalReason::OperandUnsupported, format!("g{} is not declared", op.reg()))
+                })
             }
             other => {
                 return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{other:?} as a buffer")))
@@ -1588,7 +1645,24 @@ impl Cx<'_, '_> {
 
     /// Number of 32-bit words in a buffer.
     fn buffer_words(&mut self, buf: &super::Buf) -> E {
-        self.b.expr(Expression::ArrayLength(buf.expr))
+        match buf.words {
+            Some(n) => self.b.u32(n),
+            None => self.b.expr(Expression::ArrayLength(buf.expr)),
+        }
+    }
+
+    /// Pointer to word `w` of a buffer. A fixed-size array (`g#`) is indexed at `min(w, n - 1)`:
+    /// WGSL rejects a constant index past a fixed-size array's end, and every access is guarded
+    /// by the bounds test anyway.
+    fn word_ptr(&mut self, buf: &super::Buf, w: E) -> E {
+        let index = match buf.words {
+            Some(n) => {
+                let last = self.b.u32(n - 1);
+                self.b.math(M::Min, &[w, last])
+            }
+            None => w,
+        };
+        self.b.expr(Expression::Access { base: buf.expr, index })
     }
 
     /// First word and element validity of a buffer address: raw buffers take a byte address
@@ -1659,7 +1733,7 @@ impl Cx<'_, '_> {
         let mut parts = Vec::new();
         for &lane in &lanes {
             let (w, ok) = self.word_ok(&buf, base, sw[lane as usize] as u32, elem_ok, offset);
-            let p = self.b.expr(Expression::Access { base: buf.expr, index: w });
+            let p = self.word_ptr(&buf, w);
             let v = self.b.load(p);
             let z = self.b.u32(0);
             parts.push(self.b.select(ok, v, z));
@@ -1692,7 +1766,7 @@ impl Cx<'_, '_> {
         for (&lane, v) in lanes.iter().zip(vals) {
             let (w, ok) = self.word_ok(&buf, base, lane as u32, elem_ok, offset);
             self.b.open();
-            let p = self.b.expr(Expression::Access { base: buf.expr, index: w });
+            let p = self.word_ptr(&buf, w);
             self.b.store(p, v);
             let accept = self.b.close();
             self.b.stmt(Statement::If { condition: ok, accept, reject: naga::Block::new() });
@@ -1859,7 +1933,9 @@ impl Cx<'_, '_> {
         self.write(i, &ops[0], &lanes, v, U, false)
     }
 
-    /// Atomics on raw/structured UAV words. Out-of-bounds operations do nothing and return 0.
+    /// Atomics on raw/structured UAV words, typed `RWBuffer` words and thread-group shared memory.
+    /// Out-of-bounds operations do nothing and return 0 (D3D: nothing for UAVs; undefined for
+    /// `g#`).
     /// `imm_atomic_cmp_exch` is strong in D3D: WGSL's weak compare-exchange is retried until it
     /// succeeds or the value differs. Signed min/max run as compare-exchange loops on the `u32`
     /// word.
@@ -1872,25 +1948,49 @@ impl Cx<'_, '_> {
             return Err(refuse_at(self, i, RefusalReason::ResourceUnsupported, "UAV hidden counters (append/consume)"));
         }
         let (dst, uav_k) = if imm { (Some(&ops[0]), 1) } else { (None, 0) };
-        if self.storage_textures.contains_key(&ops[uav_k].reg())
-            || self.typed_buffers.contains_key(&(true, ops[uav_k].reg()))
-        {
+        let res = &ops[uav_k];
+        let addr_op = &ops[uav_k + 1];
+        let is_uav = res.ty == OperandType::UnorderedAccessView;
+        if is_uav && self.storage_textures.contains_key(&res.reg()) {
             return Err(refuse_at(
                 self,
                 i,
                 RefusalReason::WebGpuLimitation,
-                "atomics on a typed UAV (WGSL has atomics only on storage-buffer words)",
+                "atomics on a typed UAV texture (WGSL has atomics only on storage-buffer and workgroup words)",
             ));
         }
-        let buf = self.buffer(i, &ops[uav_k])?;
+        let typed = if is_uav { self.typed_buffers.get(&(true, res.reg())).copied() } else { None };
+        let (buf, w, ok) = if let Some(tb) = typed {
+            // A typed RWBuffer emulated on words: D3D allows atomics only on R32 views, one word
+            // per element, addressed by the element index in `.x`.
+            if tb.components != 1 {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::ResourceUnsupported,
+                    format!(
+                        "atomics on typed RWBuffer u{} of {} components (D3D allows them on R32 formats only)",
+                        res.reg(),
+                        tb.components
+                    ),
+                ));
+            }
+            let buf = super::Buf { expr: tb.expr, stride: None, atomic: tb.atomic, words: None };
+            let w = self.read(i, addr_op, &[0], U)?;
+            let words = self.buffer_words(&buf);
+            let ok = self.b.bin(B::Less, w, words);
+            (buf, w, ok)
+        } else {
+            let buf = self.buffer(i, res)?;
+            let addr: Vec<(&Operand, u8)> =
+                if buf.stride.is_some() { vec![(addr_op, 0), (addr_op, 1)] } else { vec![(addr_op, 0)] };
+            let (base, elem_ok, offset) = self.buffer_address(i, &buf, &addr)?;
+            let (w, ok) = self.word_ok(&buf, base, 0, elem_ok, offset);
+            (buf, w, ok)
+        };
         if !buf.atomic {
             return Err(TranslateError::Internal("atomic on a buffer not declared atomic".into()));
         }
-        let addr_op = &ops[uav_k + 1];
-        let addr: Vec<(&Operand, u8)> =
-            if buf.stride.is_some() { vec![(addr_op, 0), (addr_op, 1)] } else { vec![(addr_op, 0)] };
-        let (base, elem_ok, offset) = self.buffer_address(i, &buf, &addr)?;
-        let (w, ok) = self.word_ok(&buf, base, 0, elem_ok, offset);
         let v0 = self.read(i, &ops[uav_k + 2], &[0], U)?;
         let v1 = if matches!(op, Opcode::ATOMIC_CMP_STORE | Opcode::IMM_ATOMIC_CMP_EXCH) {
             Some(self.read(i, &ops[uav_k + 3], &[0], U)?)
@@ -1909,7 +2009,7 @@ impl Cx<'_, '_> {
             None
         };
         self.b.open();
-        let p = self.b.expr(Expression::Access { base: buf.expr, index: w });
+        let p = self.word_ptr(&buf, w);
         use naga::AtomicFunction as A;
         let simple = match op {
             Opcode::ATOMIC_AND | Opcode::IMM_ATOMIC_AND => Some(A::And),
