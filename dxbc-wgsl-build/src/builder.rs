@@ -12,7 +12,7 @@ use crate::effect::{Effect, ShaderRef};
 use crate::stage::StageInfo;
 
 /// A translation function (the default is [`compile::translate_bytes`]).
-pub type TranslateFn = fn(&[u8]) -> Result<StageInfo, String>;
+pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, String>;
 
 /// Translates effects at build time and writes their generated Rust into `OUT_DIR`.
 ///
@@ -101,7 +101,13 @@ pub enum BuildError {
 impl Builder {
     /// A builder with no effects; output to `OUT_DIR`, paths relative to `CARGO_MANIFEST_DIR`.
     pub fn new() -> Self {
-        Builder { effects: Vec::new(), out_dir: None, base_dir: None, cargo: true, translate: compile::translate_bytes }
+        Builder {
+            effects: Vec::new(),
+            out_dir: None,
+            base_dir: None,
+            cargo: true,
+            translate: compile::translate_bytes_with,
+        }
     }
 
     /// Adds an effect file (relative paths are relative to the crate's `Cargo.toml` directory).
@@ -257,7 +263,18 @@ pub fn candidate_inputs(effect: &Effect) -> Vec<PathBuf> {
 /// The cache key of a shader input: SHA-256 over the translator and generator versions and the
 /// container bytes.
 pub fn cache_key(bytes: &[u8]) -> String {
+    cache_key_with(bytes, &[])
+}
+
+/// The cache key of a shader input translated with `[view_formats]` settings (`u0=rgba8unorm`):
+/// [`cache_key`] when there are none, else the settings are hashed too.
+pub fn cache_key_with(bytes: &[u8], view_formats: &[String]) -> String {
     let mut h = Sha256::new();
+    for s in view_formats {
+        h.update(b"view format ");
+        h.update(s.as_bytes());
+        h.update(b"\0");
+    }
     h.update(b"dxbc-wgsl translator ");
     h.update(dxbc_wgsl::TRANSLATOR_VERSION.as_bytes());
     h.update(b"\0generator ");
@@ -294,8 +311,8 @@ fn prune_cache(dir: &Path, used: &[String]) {
 }
 
 impl Translator for CachingTranslator {
-    fn translate(&mut self, _shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        let key = cache_key(bytes);
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
+        let key = cache_key_with(bytes, &shader.view_formats);
         let file = self.cache_dir.join(format!("{key}.json"));
         self.used.push(key);
         if let Ok(text) = std::fs::read(&file) {
@@ -304,7 +321,7 @@ impl Translator for CachingTranslator {
                 return Ok(info);
             }
         }
-        let info = (self.translate)(bytes)?;
+        let info = (self.translate)(bytes, &compile::translate_options(shader)?)?;
         self.translated += 1;
         let json = serde_json::to_vec(&info).expect("StageInfo serializes");
         if let Err(e) = std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json)) {

@@ -89,14 +89,26 @@ pub trait Translator {
     fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String>;
 }
 
-/// Translates with [`dxbc_wgsl::translate`] and default options.
+/// Translates with [`dxbc_wgsl::translate`] and the input's options ([`translate_options`]).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct DirectTranslator;
 
 impl Translator for DirectTranslator {
-    fn translate(&mut self, _shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        translate_bytes(bytes)
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
+        translate_bytes_with(bytes, &translate_options(shader)?)
     }
+}
+
+/// The translator options of a shader input: its stage's `[view_formats]`.
+///
+/// # Errors
+/// A setting the translator does not accept (the parser has checked them).
+pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptions, String> {
+    let mut options = dxbc_wgsl::TranslateOptions::default();
+    for s in &shader.view_formats {
+        options.set_view_format(s)?;
+    }
+    Ok(options)
 }
 
 /// Translates one container with default options into a [`StageInfo`].
@@ -104,16 +116,23 @@ impl Translator for DirectTranslator {
 /// # Errors
 /// The translator's message, or a note that the stage is not one effects support.
 pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
+    translate_bytes_with(bytes, &dxbc_wgsl::TranslateOptions::default())
+}
+
+/// Translates one container with the given options into a [`StageInfo`].
+///
+/// # Errors
+/// See [`translate_bytes`].
+pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, String> {
     // A translator panic is a bug, but still a diagnostic here, never a panic of the build.
-    let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()))
-        .map_err(|payload| {
-            let msg = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "(no message)".into());
-            format!("internal error: the translator panicked: {msg}")
-        })?;
+    let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, options)).map_err(|payload| {
+        let msg = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".into());
+        format!("internal error: the translator panicked: {msg}")
+    })?;
     let t = result.map_err(|e| e.to_string())?;
     StageInfo::from_translation(&t)
         .ok_or_else(|| format!("{} shaders cannot be used in an effect pass", t.stage.name()))
@@ -337,9 +356,10 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
 
     // Constant-buffer layouts from the shaders' reflection, and declared layouts checked against it.
     let mut used: Vec<(ShaderRef, Stage)> = Vec::new();
-    for per in &choice {
+    for (pi, per) in choice.iter().enumerate() {
+        let first = effect.passes[pi].vertex.stage;
         for (v, p) in per {
-            for (r, stage) in [(v, Stage::Vertex), (p, Stage::Pixel)] {
+            for (r, stage) in [(v, first), (p, Stage::Pixel)] {
                 if let Some(r) = r {
                     if !used.contains(&(r.clone(), stage)) {
                         used.push((r.clone(), stage));
@@ -517,6 +537,37 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         r.slot,
                         if r.space == 0 { String::new() } else { format!(" in space {}", r.space) },
                         r.name
+                    ),
+                ),
+            );
+        }
+    }
+    // A `[view_formats]` entry must name a typed view some shader of its stages binds.
+    for vf in &effect.view_formats {
+        let bound = shaders.iter().any(|s| {
+            vf.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
+                && s.info.bindings.iter().any(|b| {
+                    b.slot == vf.slot
+                        && b.space == 0
+                        && match vf.class {
+                            ResourceClass::Uav => b.class == RegisterClass::UnorderedAccess,
+                            _ => b.class == RegisterClass::ShaderResource,
+                        }
+                })
+        });
+        if !bound {
+            push(
+                &mut errors,
+                effect.error(
+                    &vf.span,
+                    format!(
+                        "no shader of the effect{} declares {}{}, so its view format applies to nothing",
+                        match &vf.stages {
+                            Some(st) => format!(" ({})", st.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")),
+                            None => String::new(),
+                        },
+                        vf.class.letter(),
+                        vf.slot
                     ),
                 ),
             );

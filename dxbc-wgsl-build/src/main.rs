@@ -258,7 +258,7 @@ fn main() -> ExitCode {
 }
 
 fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
-    compile::read_shader(&ShaderRef { path: file, symbol }).map_err(anyhow::Error::msg)
+    compile::read_shader(&ShaderRef { path: file, symbol, view_formats: Vec::new() }).map_err(anyhow::Error::msg)
 }
 
 fn run(command: Command) -> anyhow::Result<()> {

@@ -207,6 +207,9 @@ pub enum BindingKind {
         dimension: String,
         /// WGSL texel format (`rgba8unorm`).
         format: String,
+        /// The shader reads it too (`read_write`); otherwise write-only.
+        #[serde(default)]
+        read_write: bool,
     },
 }
 
@@ -232,8 +235,8 @@ impl BindingKind {
             ),
             BindingKind::StorageBuffer { read_only: true } => "read-only storage buffer".into(),
             BindingKind::StorageBuffer { read_only: false } => "read-write storage buffer".into(),
-            BindingKind::StorageTexture { dimension, format } => {
-                format!("storage texture {dimension} {format}")
+            BindingKind::StorageTexture { dimension, format, read_write } => {
+                format!("storage texture {dimension} {format}, {}", if *read_write { "read_write" } else { "write" })
             }
         }
     }
@@ -299,8 +302,12 @@ impl StageInfo {
                 dxbc_wgsl::ResourceKind::StorageBuffer { read_only } => {
                     BindingKind::StorageBuffer { read_only: *read_only }
                 }
-                dxbc_wgsl::ResourceKind::StorageTexture { dimension, format } => {
-                    BindingKind::StorageTexture { dimension: dimension.to_string(), format: format.to_string() }
+                dxbc_wgsl::ResourceKind::StorageTexture { dimension, format, read_write } => {
+                    BindingKind::StorageTexture {
+                        dimension: dimension.to_string(),
+                        format: format.to_string(),
+                        read_write: *read_write,
+                    }
                 }
             },
             name: b.name.clone(),

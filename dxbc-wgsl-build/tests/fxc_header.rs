@@ -68,7 +68,11 @@ fn header_arrays_read_back_by_symbol_and_translate_like_the_blob() {
     let dir = tempfile::tempdir().unwrap();
     let (path, vs, ps) = write_header(dir.path());
     let read = |symbol: Option<&str>| {
-        compile::read_shader(&ShaderRef { path: path.clone(), symbol: symbol.map(str::to_string) })
+        compile::read_shader(&ShaderRef {
+            path: path.clone(),
+            symbol: symbol.map(str::to_string),
+            view_formats: Vec::new(),
+        })
     };
     assert_eq!(read(Some("BasicEffect_VSBasicTx")).unwrap(), vs);
     assert_eq!(read(Some("BasicEffect_PSBasicTx")).unwrap(), ps);

@@ -137,6 +137,9 @@ pub enum ResourceKind {
         dimension: &'static str,
         /// WGSL texel format name, e.g. "rgba8unorm".
         format: &'static str,
+        /// Whether the shader also reads it (`read_write` access); otherwise it only writes
+        /// (`write` access).
+        read_write: bool,
     },
 }
 

@@ -621,7 +621,7 @@ fn resinfo_on_a_typed_uav_texture() {
         let uav = ps.bindings.iter().find(|b| b.register.slot == 1).expect("u1 is bound");
         assert_eq!(
             uav.kind,
-            ResourceKind::StorageTexture { dimension: "2d", format: "r32uint" },
+            ResourceKind::StorageTexture { dimension: "2d", format: "r32uint", read_write: true },
             "u1's binding (the load implies R32_UINT)"
         );
         let vs = translate_vs_for(&vs_blob, &ps);

@@ -1240,8 +1240,9 @@ fn binding_type(b: &Binding) -> String {
                 view_dimension(dimension)
             )
         }
-        BindingKind::StorageTexture { dimension, format } => format!(
-            "wgpu::BindingType::StorageTexture {{ access: wgpu::StorageTextureAccess::ReadWrite, format: wgpu::TextureFormat::{}, view_dimension: wgpu::TextureViewDimension::{} }}",
+        BindingKind::StorageTexture { dimension, format, read_write } => format!(
+            "wgpu::BindingType::StorageTexture {{ access: wgpu::StorageTextureAccess::{}, format: wgpu::TextureFormat::{}, view_dimension: wgpu::TextureViewDimension::{} }}",
+            if *read_write { "ReadWrite" } else { "WriteOnly" },
             texture_format(format),
             view_dimension(dimension)
         ),

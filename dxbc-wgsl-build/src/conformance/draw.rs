@@ -553,7 +553,7 @@ fn layout_for(device: &wgpu::Device, p: &Program) -> wgpu::BindGroupLayout {
             binding: b.binding,
             visibility,
             ty: match &b.kind {
-                ResourceKind::StorageTexture { dimension, format } => wgpu::BindingType::StorageTexture {
+                ResourceKind::StorageTexture { dimension, format, .. } => wgpu::BindingType::StorageTexture {
                     access: p
                         .storage_access
                         .iter()
@@ -597,7 +597,7 @@ pub fn binding_type(kind: &ResourceKind) -> wgpu::BindingType {
             has_dynamic_offset: false,
             min_binding_size: None,
         },
-        ResourceKind::StorageTexture { dimension, format } => wgpu::BindingType::StorageTexture {
+        ResourceKind::StorageTexture { dimension, format, .. } => wgpu::BindingType::StorageTexture {
             access: wgpu::StorageTextureAccess::WriteOnly,
             format: storage_format(format).unwrap_or(wgpu::TextureFormat::R32Uint),
             view_dimension: super::gpu::view_dimension(dimension).2,

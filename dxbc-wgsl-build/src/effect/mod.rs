@@ -50,6 +50,8 @@ pub struct Effect {
     pub resources: Vec<ResourceDecl>,
     /// Vertex-format overrides (`[vertex_formats]`).
     pub vertex_formats: Vec<VertexFormatOverride>,
+    /// Formats of typed views the bytecode does not carry (`[view_formats]`).
+    pub view_formats: Vec<ViewFormatDecl>,
     /// Passes, in declaration order.
     pub passes: Vec<Pass>,
 }
@@ -254,19 +256,51 @@ pub struct VertexFormatOverride {
     pub span: Span,
 }
 
-/// A pass: a vertex and a pixel stage.
+/// The format of a typed view (`[view_formats] u0 = "rgba8unorm"`): a typed `Buffer` SRV (`t#`,
+/// 32-bit formats) or a typed UAV (`u#`: `RWTexture*`, `RWBuffer`). The bytecode does not record
+/// it; the translator needs it ([`dxbc_wgsl::TranslateOptions::set_view_format`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewFormatDecl {
+    /// `Srv` or `Uav`.
+    pub class: ResourceClass,
+    /// Register number.
+    pub slot: u32,
+    /// The format, as WGSL names it (`rgba8unorm`).
+    pub format: String,
+    /// Stages it applies to (`None`: all).
+    pub stages: Option<Vec<Stage>>,
+    /// Span of the key.
+    pub span: Span,
+}
+
+impl ViewFormatDecl {
+    /// The translator setting, `u0=rgba8unorm`.
+    pub fn setting(&self) -> String {
+        format!("{}{}={}", self.class.letter(), self.slot, self.format)
+    }
+}
+
+/// A pass: a vertex and a pixel stage, or a compute stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pass {
     /// Name (`[passes.name]`).
     pub name: String,
     /// Span of the key.
     pub span: Span,
-    /// The vertex stage's shader rules.
+    /// The vertex stage's shader rules; for a compute pass ([`Pass::is_compute`]), the compute
+    /// stage's (`vertex.stage` is then [`Stage::Compute`]).
     pub vertex: StageRules,
     /// The pixel stage's shader rules (`None`: no pixel shader, e.g. depth only).
     pub pixel: Option<StageRules>,
     /// Topology, blend, depth-stencil and rasterizer states (D3D11's defaults unless declared).
     pub states: states::PassStates,
+}
+
+impl Pass {
+    /// Whether this is a compute pass (`compute = ...` instead of `vertex`/`pixel`).
+    pub fn is_compute(&self) -> bool {
+        self.vertex.stage == Stage::Compute
+    }
 }
 
 /// How a stage's shader input is chosen per permutation: the first rule whose `when` matches.
@@ -301,6 +335,9 @@ pub struct ShaderRef {
     pub path: PathBuf,
     /// Header symbol, if any.
     pub symbol: Option<String>,
+    /// View formats that apply to the stage (`[view_formats]`, as `u0=rgba8unorm` settings, in
+    /// declaration order): part of what is translated, so of the identity of the input.
+    pub view_formats: Vec<String>,
 }
 
 impl ShaderRef {
@@ -401,6 +438,12 @@ impl Effect {
         Ok(ShaderRef {
             path: self.shader_dir.join(rule.path.expand(values)),
             symbol: rule.symbol.as_ref().map(|s| s.expand(values)),
+            view_formats: self
+                .view_formats
+                .iter()
+                .filter(|v| v.stages.as_ref().is_none_or(|s| s.contains(&rules.stage)))
+                .map(ViewFormatDecl::setting)
+                .collect(),
         })
     }
 

@@ -166,7 +166,17 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         root,
         "the effect file",
         &[
-            &["effect", "axes", "permutations", "layouts", "cbuffers", "resources", "vertex_formats", "passes"][..],
+            &[
+                "effect",
+                "axes",
+                "permutations",
+                "layouts",
+                "cbuffers",
+                "resources",
+                "vertex_formats",
+                "view_formats",
+                "passes",
+            ][..],
             &render_states::ROOT_KEYS,
         ]
         .concat(),
@@ -426,6 +436,74 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         }
     }
 
+    // [view_formats]
+    let mut view_formats: Vec<ViewFormatDecl> = Vec::new();
+    if let Some((_, v)) = get(root, "view_formats") {
+        for (k, v) in entries(as_table(&cx, "view_formats", v)?) {
+            let (class, slot) = parse_register(&cx, k.get_ref(), &k.span())?;
+            let class = match class {
+                't' => ResourceClass::Srv,
+                'u' => ResourceClass::Uav,
+                _ => {
+                    return Err(cx.err(
+                        &k.span(),
+                        "[view_formats] gives the formats of typed Buffer SRVs (t#) and typed UAVs (u#)",
+                    ))
+                }
+            };
+            let (fv, stages) = match v.get_ref() {
+                DeValue::String(_) => (v, None),
+                DeValue::Table(t) => {
+                    check_keys(&cx, t, &format!("[view_formats] {}", k.get_ref()), &["format", "stages"])?;
+                    let fv = require(&cx, t, "format", &k.span(), &format!("view format {}", k.get_ref()))?;
+                    (fv, parse_stages(&cx, t)?)
+                }
+                other => {
+                    return Err(cx.err(
+                        &v.span(),
+                        format!(
+                            "a view format is a string (\"rgba8unorm\") or a table {{ format = ..., stages = [...] }}, \
+                             found {}",
+                            type_name(other)
+                        ),
+                    ))
+                }
+            };
+            let fname = as_str(&cx, "format", fv)?;
+            let format = dxbc_wgsl::TexelFormat::parse(fname.trim()).ok_or_else(|| {
+                cx.err(
+                    &fv.span(),
+                    format!(
+                        "unknown texel format `{fname}` (WGSL storage formats such as r32float, rg32uint, rgba8unorm, \
+                         rgba16float, rgba32float, or DXGI names such as R8G8B8A8_UNORM)"
+                    ),
+                )
+            })?;
+            if class == ResourceClass::Srv && !format.is_32bit() {
+                return Err(cx.err(
+                    &fv.span(),
+                    format!(
+                        "`{fname}`: typed Buffer SRVs (t#) support 32-bit-per-component formats only (r32float, \
+                         rg32uint, rgba32float, ...)"
+                    ),
+                ));
+            }
+            if let Some(prev) =
+                view_formats.iter().find(|p| p.class == class && p.slot == slot && stages_overlap(&p.stages, &stages))
+            {
+                let (line, _) = crate::diag::line_column(&source, prev.span.start);
+                return Err(cx.err(&k.span(), format!("the format of {} is already given on line {line}", k.get_ref())));
+            }
+            view_formats.push(ViewFormatDecl {
+                class,
+                slot,
+                format: format.wgsl_name().to_string(),
+                stages,
+                span: k.span(),
+            });
+        }
+    }
+
     // [blend_states], [depth_stencil_states], [rasterizer_states]
     let named_states = render_states::parse_named(&cx, root)?;
 
@@ -438,8 +516,26 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let what = format!("[passes.{name}]");
             let t = as_table(&cx, &name, v)?;
             check_keys(&cx, t, &what, &[&["vertex", "pixel", "compute"][..], &render_states::PASS_KEYS].concat())?;
-            if let Some((ck, _)) = get(t, "compute") {
-                return Err(cx.err(&ck.span(), "compute passes are not supported yet (vertex + pixel only)"));
+            if let Some((ck, cv)) = get(t, "compute") {
+                if let Some((other, _)) = entries(t).into_iter().find(|(key, _)| key.get_ref().as_ref() != "compute") {
+                    return Err(cx.err(
+                        &other.span(),
+                        format!(
+                            "{what} is a compute pass: `{}` applies to render passes (a pass has either `vertex` \
+                             and `pixel`, or `compute`)",
+                            other.get_ref()
+                        ),
+                    ));
+                }
+                let compute = parse_stage(&cx, &view, &axes, Stage::Compute, ck, cv)?;
+                passes.push(Pass {
+                    name,
+                    span: k.span(),
+                    vertex: compute,
+                    pixel: None,
+                    states: states::PassStates::default(),
+                });
+                continue;
             }
             let Some((vk, vv)) = get(t, "vertex") else {
                 return Err(cx.err(&k.span(), format!("{what} needs a `vertex` shader")));
@@ -450,6 +546,20 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let states = render_states::parse_pass(&cx, &named_states, &name, t)?;
             passes.push(Pass { name, span: k.span(), vertex, pixel, states });
         }
+    }
+    if let (Some(c), Some(r)) = (passes.iter().find(|p| p.is_compute()), passes.iter().find(|p| !p.is_compute())) {
+        let later = if c.span.start > r.span.start { c } else { r };
+        return Err(cx.err(
+            &later.span,
+            format!(
+                "pass `{}` is a {} pass but pass `{}` is a {} pass: an effect's passes are all render passes or all \
+                 compute passes (declare compute passes in an effect file of their own)",
+                later.name,
+                if later.is_compute() { "compute" } else { "render" },
+                if later.is_compute() { &r.name } else { &c.name },
+                if later.is_compute() { "render" } else { "compute" },
+            ),
+        ));
     }
     if passes.is_empty() {
         return Err(
@@ -471,6 +581,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         cbuffers,
         resources,
         vertex_formats,
+        view_formats,
         passes,
         source,
     })

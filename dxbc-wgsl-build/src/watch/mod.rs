@@ -1414,13 +1414,20 @@ struct CacheTranslator<'a> {
 }
 
 impl Translator for CacheTranslator<'_> {
-    fn translate(&mut self, _shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        let key = sha(bytes);
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
+        let options = crate::compile::translate_options(shader)?;
+        // The view formats are part of what is translated.
+        let key = if shader.view_formats.is_empty() {
+            sha(bytes)
+        } else {
+            let mut keyed = bytes.to_vec();
+            keyed.extend_from_slice(format!("\0view formats {:?}", shader.view_formats).as_bytes());
+            sha(&keyed)
+        };
         self.used.insert(key);
         let t = self.cache.entry(key).or_insert_with(|| {
             self.translated += 1;
-            let result =
-                std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()));
+            let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &options));
             match result {
                 Err(p) => Translated {
                     info: Err(format!("internal error: the translator panicked: {}", panic_text(&p))),

@@ -1142,7 +1142,7 @@ impl Cx<'_, '_> {
             BindingClass::UnorderedAccess,
             r.slot,
             r.space,
-            ResourceKind::StorageTexture { dimension: dim_name, format: f.wgsl_name() },
+            ResourceKind::StorageTexture { dimension: dim_name, format: f.wgsl_name(), read_write: loaded },
             &name,
         )?;
         let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
