@@ -35,6 +35,8 @@ struct Gen<'a> {
     c: &'a CompiledEffect,
     w: W,
     multi_pass: bool,
+    /// Every pass is a compute pass (the effect has compute passes only).
+    compute: bool,
     /// Distinct group entry lists per group (0 = vertex, 1 = pixel).
     groups: [Vec<Vec<Binding>>; 2],
     /// Per pass × permutation: (vertex group index, pixel group index, vertex layout index).
@@ -50,6 +52,7 @@ impl<'a> Gen<'a> {
             c,
             w: W::default(),
             multi_pass: c.effect.passes.len() > 1,
+            compute: c.effect.passes.iter().all(|p| p.is_compute()),
             groups: [Vec::new(), Vec::new()],
             variant_groups: Vec::new(),
             vertex_layouts: Vec::new(),
@@ -249,14 +252,48 @@ impl<'a> Gen<'a> {
             w.close("},");
         }
         w.close("];");
+        if self.compute {
+            let sizes: Vec<[u32; 3]> = c.shaders.iter().map(|s| s.info.workgroup_size.unwrap_or([1, 1, 1])).collect();
+            w.blank();
+            w.doc("The workgroup size of each of [`SHADERS`].");
+            w.line(&format!(
+                "const WORKGROUP_SIZES: [[u32; 3]; {}] = [{}];",
+                sizes.len(),
+                sizes.iter().map(|s| format!("[{}, {}, {}]", s[0], s[1], s[2])).collect::<Vec<_>>().join(", ")
+            ));
+            if let Some(first) = sizes.first().filter(|f| sizes.iter().all(|s| s == *f)) {
+                w.blank();
+                w.doc("The workgroup size of every compute shader of the effect (`@workgroup_size`, D3D's");
+                w.doc("`numthreads`).");
+                w.line(&format!("pub const WORKGROUP_SIZE: [u32; 3] = [{}, {}, {}];", first[0], first[1], first[2]));
+                w.blank();
+                w.doc("The workgroup counts that cover `threads` threads in each dimension (rounded up): the");
+                w.doc("arguments of `ComputePass::dispatch_workgroups` (D3D's `Dispatch`). The shader runs for");
+                w.doc("the threads beyond `threads` too; D3D's do the same.");
+                w.open("pub const fn dispatch_size(threads: [u32; 3]) -> [u32; 3] {");
+                w.line("[");
+                w.line("    threads[0].div_ceil(WORKGROUP_SIZE[0]),");
+                w.line("    threads[1].div_ceil(WORKGROUP_SIZE[1]),");
+                w.line("    threads[2].div_ceil(WORKGROUP_SIZE[2]),");
+                w.line("]");
+                w.close("}");
+            }
+        }
         w.blank();
         w.doc("The shaders of one permutation.");
         w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
         w.open("pub struct Shaders {");
-        w.doc("Vertex shader.");
-        w.line("pub vertex: StageShader,");
-        w.doc("Pixel (fragment) shader; `None` for a pass without one.");
-        w.line("pub pixel: Option<StageShader>,");
+        if self.compute {
+            w.doc("Compute shader.");
+            w.line("pub compute: StageShader,");
+            w.doc("Its workgroup size (`@workgroup_size`, D3D's `numthreads`).");
+            w.line("pub workgroup_size: [u32; 3],");
+        } else {
+            w.doc("Vertex shader.");
+            w.line("pub vertex: StageShader,");
+            w.doc("Pixel (fragment) shader; `None` for a pass without one.");
+            w.line("pub pixel: Option<StageShader>,");
+        }
         w.close("}");
         if self.multi_pass {
             let w = &mut self.w;
@@ -445,11 +482,20 @@ impl<'a> Gen<'a> {
         w.open("self.index().map(|i| {");
         w.line(&format!("let v = VARIANTS[{pass_index}i];"));
         w.open("Shaders {");
-        w.line("vertex: SHADERS[v.vertex],");
-        w.line("pixel: v.pixel.map(|p| SHADERS[p]),");
+        if self.compute {
+            w.line("compute: SHADERS[v.vertex],");
+            w.line("workgroup_size: WORKGROUP_SIZES[v.vertex],");
+        } else {
+            w.line("vertex: SHADERS[v.vertex],");
+            w.line("pixel: v.pixel.map(|p| SHADERS[p]),");
+        }
         w.close("}");
         w.close("})");
         w.close("}");
+        if self.compute {
+            w.close("}");
+            return;
+        }
         w.blank();
         w.doc("The vertex buffer layout its vertex shader reads (`None` when excluded, or when the");
         w.doc("vertex shader reads no vertex attributes).");
@@ -678,6 +724,9 @@ impl<'a> Gen<'a> {
     }
 
     fn layouts(&mut self) {
+        if self.compute {
+            return self.compute_layouts();
+        }
         let c = self.c;
         let e = &c.effect;
         let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
@@ -774,50 +823,58 @@ impl<'a> Gen<'a> {
         let c = self.c;
         let e = &c.effect;
         let pass_arg = if self.multi_pass { ", layouts.pass" } else { "" };
+        let first_stage = if self.compute { Stage::Compute } else { Stage::Vertex };
+        if self.compute {
+            self.compute_bind_groups();
+        }
         let groups = &self.groups;
         let w = &mut self.w;
-        w.blank();
-        w.doc("The bind groups of one permutation: group 0 (vertex) and group 1 (pixel).");
-        w.line("#[derive(Clone, Debug)]");
-        w.open("pub struct BindGroups {");
-        w.doc("`@group(0)`.");
-        w.line("pub vertex: wgpu::BindGroup,");
-        w.doc("`@group(1)`.");
-        w.line("pub pixel: wgpu::BindGroup,");
-        w.close("}");
-        w.blank();
-        w.open("impl BindGroups {");
-        w.doc("Creates the bind groups for `layouts` from `resources`.");
-        w.doc("");
-        w.doc("# Errors");
-        w.doc("");
-        w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
-        w.open(
+        if first_stage == Stage::Compute {
+            // group_entries below.
+        } else {
+            w.blank();
+            w.doc("The bind groups of one permutation: group 0 (vertex) and group 1 (pixel).");
+            w.line("#[derive(Clone, Debug)]");
+            w.open("pub struct BindGroups {");
+            w.doc("`@group(0)`.");
+            w.line("pub vertex: wgpu::BindGroup,");
+            w.doc("`@group(1)`.");
+            w.line("pub pixel: wgpu::BindGroup,");
+            w.close("}");
+            w.blank();
+            w.open("impl BindGroups {");
+            w.doc("Creates the bind groups for `layouts` from `resources`.");
+            w.doc("");
+            w.doc("# Errors");
+            w.doc("");
+            w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
+            w.open(
             "pub fn new(device: &wgpu::Device, layouts: &Layouts, resources: &Resources<'_>) -> Result<Self, MissingResource> {",
         );
-        w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
-        w.line("let vertex_entries = group_entries(0, v.vertex_group, resources)?;");
-        w.line("let pixel_entries = group_entries(1, v.pixel_group, resources)?;");
-        w.open("Ok(BindGroups {");
-        w.open("vertex: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 0 (vertex)", e.name)));
-        w.line("layout: &layouts.vertex,");
-        w.line("entries: &vertex_entries,");
-        w.close("}),");
-        w.open("pixel: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
-        w.line("layout: &layouts.pixel,");
-        w.line("entries: &pixel_entries,");
-        w.close("}),");
-        w.close("})");
-        w.close("}");
-        w.blank();
-        w.doc("Sets both bind groups (0 and 1) on a render pass.");
-        w.open("pub fn set(&self, pass: &mut wgpu::RenderPass<'_>) {");
-        w.line("pass.set_bind_group(0, &self.vertex, &[]);");
-        w.line("pass.set_bind_group(1, &self.pixel, &[]);");
-        w.close("}");
-        w.close("}");
+            w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
+            w.line("let vertex_entries = group_entries(0, v.vertex_group, resources)?;");
+            w.line("let pixel_entries = group_entries(1, v.pixel_group, resources)?;");
+            w.open("Ok(BindGroups {");
+            w.open("vertex: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+            w.line(&format!("label: Some({:?}),", format!("{} group 0 (vertex)", e.name)));
+            w.line("layout: &layouts.vertex,");
+            w.line("entries: &vertex_entries,");
+            w.close("}),");
+            w.open("pixel: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+            w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
+            w.line("layout: &layouts.pixel,");
+            w.line("entries: &pixel_entries,");
+            w.close("}),");
+            w.close("})");
+            w.close("}");
+            w.blank();
+            w.doc("Sets both bind groups (0 and 1) on a render pass.");
+            w.open("pub fn set(&self, pass: &mut wgpu::RenderPass<'_>) {");
+            w.line("pass.set_bind_group(0, &self.vertex, &[]);");
+            w.line("pass.set_bind_group(1, &self.pixel, &[]);");
+            w.close("}");
+            w.close("}");
+        }
         w.blank();
         w.open(
             "fn group_entries<'a>(group: u32, index: usize, r: &Resources<'a>) -> Result<Vec<wgpu::BindGroupEntry<'a>>, MissingResource> {",
@@ -829,7 +886,7 @@ impl<'a> Gen<'a> {
         } else {
             w.open("Ok(match (group, index) {");
             for (g, list) in groups.iter().enumerate() {
-                let stage = if g == 0 { Stage::Vertex } else { Stage::Pixel };
+                let stage = if g == 0 { first_stage } else { Stage::Pixel };
                 for (i, entries) in list.iter().enumerate() {
                     if entries.is_empty() {
                         continue;
@@ -1023,6 +1080,9 @@ impl<'a> Gen<'a> {
     }
 
     fn pipeline(&mut self) {
+        if self.compute {
+            return self.compute_pipeline();
+        }
         self.states();
         let (pp, pa, layouts_pass) =
             if self.multi_pass { ("pass: Pass, ", "pass, ", "layouts.pass, ") } else { ("", "", "") };
@@ -1116,6 +1176,140 @@ impl<'a> Gen<'a> {
         w.line("_ => None,");
         w.close("},");
         w.line("multiview_mask: None,");
+        w.line("cache: None,");
+        w.close("})");
+        w.close("}");
+    }
+}
+
+impl Gen<'_> {
+    fn compute_layouts(&mut self) {
+        let c = self.c;
+        let e = &c.effect;
+        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
+        let pass_arg = if self.multi_pass { ", pass" } else { "" };
+        let w = &mut self.w;
+        w.blank();
+        w.open(&format!("const COMPUTE_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [", self.groups[0].len()));
+        for entries in &self.groups[0] {
+            w.open("&[");
+            for b in entries {
+                w.open("wgpu::BindGroupLayoutEntry {");
+                w.line(&format!("binding: {},", b.binding));
+                w.line("visibility: wgpu::ShaderStages::COMPUTE,");
+                w.line(&format!("ty: {},", binding_type(b)));
+                w.line("count: None,");
+                w.close("},");
+            }
+            w.close("],");
+        }
+        w.close("];");
+        w.blank();
+        w.doc("The bind group layout and the pipeline layout of one permutation.");
+        w.doc("");
+        w.doc("Group 0 holds the compute shader's resources, as `docs/binding-model.md` of dxbc-wgsl");
+        w.doc("describes.");
+        w.line("#[derive(Clone, Debug)]");
+        w.open("pub struct Layouts {");
+        if self.multi_pass {
+            w.doc("The pass they were made for.");
+            w.line("pub pass: Pass,");
+        }
+        w.doc("The permutation they were made for.");
+        w.line("pub permutation: Permutation,");
+        w.doc("`@group(0)`: the compute shader's resources.");
+        w.line("pub compute: wgpu::BindGroupLayout,");
+        w.doc("The pipeline layout.");
+        w.line("pub pipeline: wgpu::PipelineLayout,");
+        w.close("}");
+        w.blank();
+        w.open("impl Layouts {");
+        w.doc("Creates the layouts of a permutation.");
+        w.doc("");
+        w.doc("# Panics");
+        w.doc("");
+        w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
+        w.open(&format!("pub fn new(device: &wgpu::Device{pass_param}, permutation: Permutation) -> Self {{"));
+        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.open("let compute = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
+        w.line(&format!("label: Some({:?}),", format!("{} group 0 (compute)", e.name)));
+        w.line("entries: COMPUTE_GROUPS[v.vertex_group],");
+        w.close("});");
+        w.open("let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {");
+        w.line("label: Some(NAME),");
+        w.line("bind_group_layouts: &[Some(&compute)],");
+        w.line("immediate_size: 0,");
+        w.close("});");
+        w.open("Layouts {");
+        if self.multi_pass {
+            w.line("pass,");
+        }
+        w.line("permutation,");
+        w.line("compute,");
+        w.line("pipeline,");
+        w.close("}");
+        w.close("}");
+        w.close("}");
+    }
+
+    fn compute_bind_groups(&mut self) {
+        let e = &self.c.effect;
+        let pass_arg = if self.multi_pass { ", layouts.pass" } else { "" };
+        let w = &mut self.w;
+        w.blank();
+        w.doc("The bind group of one permutation: group 0 (compute).");
+        w.line("#[derive(Clone, Debug)]");
+        w.open("pub struct BindGroups {");
+        w.doc("`@group(0)`.");
+        w.line("pub compute: wgpu::BindGroup,");
+        w.close("}");
+        w.blank();
+        w.open("impl BindGroups {");
+        w.doc("Creates the bind group for `layouts` from `resources`.");
+        w.doc("");
+        w.doc("# Errors");
+        w.doc("");
+        w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
+        w.open(
+            "pub fn new(device: &wgpu::Device, layouts: &Layouts, resources: &Resources<'_>) -> Result<Self, MissingResource> {",
+        );
+        w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
+        w.line("let entries = group_entries(0, v.vertex_group, resources)?;");
+        w.open("Ok(BindGroups {");
+        w.open("compute: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+        w.line(&format!("label: Some({:?}),", format!("{} group 0 (compute)", e.name)));
+        w.line("layout: &layouts.compute,");
+        w.line("entries: &entries,");
+        w.close("}),");
+        w.close("})");
+        w.close("}");
+        w.blank();
+        w.doc("Sets the bind group (group 0) on a compute pass.");
+        w.open("pub fn set(&self, pass: &mut wgpu::ComputePass<'_>) {");
+        w.line("pass.set_bind_group(0, &self.compute, &[]);");
+        w.close("}");
+        w.close("}");
+    }
+
+    fn compute_pipeline(&mut self) {
+        let pass_arg = if self.multi_pass { ", layouts.pass" } else { "" };
+        let w = &mut self.w;
+        w.blank();
+        w.doc("Creates the compute pipeline of `layouts`' permutation (and pass): its compute shader");
+        w.doc("with the pipeline layout of `layouts`. Dispatch it with `BindGroups::set` and");
+        w.doc("`dispatch_workgroups` (see `Shaders::workgroup_size`).");
+        w.open("pub fn create_compute_pipeline(device: &wgpu::Device, layouts: &Layouts) -> wgpu::ComputePipeline {");
+        w.line(&format!(
+            "let shaders = layouts.permutation.shaders({}).expect(\"Layouts are made for permutations that exist\");",
+            pass_arg.trim_start_matches(", ")
+        ));
+        w.line("let module = shaders.compute.create_module(device);");
+        w.open("device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {");
+        w.line("label: Some(NAME),");
+        w.line("layout: Some(&layouts.pipeline),");
+        w.line("module: &module,");
+        w.line("entry_point: Some(shaders.compute.entry_point),");
+        w.line("compilation_options: Default::default(),");
         w.line("cache: None,");
         w.close("})");
         w.close("}");
