@@ -329,7 +329,17 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         &mut errors,
                         effect.error(
                             &rule_span(rules, values),
-                            format!("{} shader {} of pass `{}`: {msg}", rules.stage.name(), r.label(), pass.name),
+                            format!(
+                                "{} shader {} of pass `{}`: {msg}{}",
+                                rules.stage.name(),
+                                r.label(),
+                                pass.name,
+                                if msg.contains("format_unknown") {
+                                    "; give the view's format in [view_formats] (u0 = \"rgba8unorm\", t3 = \"r32float\")"
+                                } else {
+                                    ""
+                                }
+                            ),
                         ),
                     ),
                     Ok(info) if info.stage != rules.stage => push(

@@ -64,11 +64,11 @@ fn errors_are_diagnostics_not_panics() {
     assert!(first.message.contains("Tiny_PSNoFog.dxbc"), "{first}");
 
     // A translator failure is reported at the rule that chose the shader.
-    fn failing(bytes: &[u8], _: &dxbc_wgsl::TranslateOptions) -> Result<dxbc_wgsl_build::StageInfo, String> {
+    fn failing(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions) -> Result<dxbc_wgsl_build::StageInfo, String> {
         if bytes.ends_with(b"Tiny_VSLit.dxbc") {
             Err("unsupported (opcode_unsupported) at instruction 7: test".into())
         } else {
-            fake(bytes)
+            fake(bytes, options)
         }
     }
     common::write_tiny(dir.path());

@@ -526,3 +526,23 @@ fn layouts_past_a_constant_buffer_are_errors_not_wrapped_sizes() {
         "ends past byte 65536",
     );
 }
+
+#[test]
+fn view_format_errors() {
+    let text = format!("{HEAD}\n[view_formats]\nu0 = \"rgba8unrm\"\n{PASS}");
+    expect_at(&text, "\"rgba8unrm\"", 0, "unknown texel format `rgba8unrm`");
+    let text = format!("{HEAD}\n[view_formats]\nt1 = \"rgba8unorm\"\n{PASS}");
+    expect_at(&text, "\"rgba8unorm\"", 0, "typed Buffer SRVs (t#) support 32-bit-per-component formats only");
+    let text = format!("{HEAD}\n[view_formats]\ns1 = \"r32float\"\n{PASS}");
+    expect_at(&text, "s1 =", 0, "typed Buffer SRVs (t#) and typed UAVs (u#)");
+    let text = format!("{HEAD}\n[view_formats]\nu1 = \"r32float\"\nu1_ = 1\n{PASS}");
+    expect_at(&text, "u1_", 0, "is not a D3D register");
+}
+
+#[test]
+fn compute_pass_errors() {
+    let text = format!("{HEAD}\n[passes.mips]\ncompute = \"CS.dxbc\"\ntopology = \"POINTLIST\"\n");
+    expect_at(&text, "topology", 0, "is a compute pass: `topology` applies to render passes");
+    let text = format!("{HEAD}{PASS}\n[passes.mips]\ncompute = \"CS.dxbc\"\n");
+    expect_at(&text, "mips]", 0, "pass `mips` is a compute pass but pass `main` is a render pass");
+}
