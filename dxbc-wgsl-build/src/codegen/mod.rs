@@ -616,6 +616,20 @@ impl<'a> Gen<'a> {
             let _ = g;
         }
         w.blank();
+        w.doc("The entries of the bind group layouts of a permutation, `[group 0 (vertex), group 1 (pixel)]`,");
+        w.doc("as [`Layouts::new`] creates them (for tools that build or check layouts themselves).");
+        w.doc("");
+        w.doc("# Panics");
+        w.doc("");
+        w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
+        w.open(&format!(
+            "pub fn bind_group_layout_entries({}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 2] {{",
+            if self.multi_pass { "pass: Pass, " } else { "" }
+        ));
+        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.line("[VERTEX_GROUPS[v.vertex_group], PIXEL_GROUPS[v.pixel_group]]");
+        w.close("}");
+        w.blank();
         w.doc("The bind group layouts and the pipeline layout of one permutation.");
         w.doc("");
         w.doc("Group 0 holds the vertex shader's resources and group 1 the pixel shader's (empty when");
@@ -1160,7 +1174,7 @@ fn view_dimension(d: &str) -> &'static str {
 }
 
 /// wgpu `TextureFormat` variant for a WGSL storage texel format.
-fn texture_format(f: &str) -> String {
+pub(crate) fn texture_format(f: &str) -> String {
     match f {
         "bgra8unorm" => "Bgra8Unorm".into(),
         "r32float" => "R32Float".into(),
