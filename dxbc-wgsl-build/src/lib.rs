@@ -28,6 +28,8 @@ pub mod compile;
 pub mod conformance;
 pub mod diag;
 pub mod effect;
+#[cfg(feature = "gpu")]
+pub mod gpu_validate;
 pub mod plan;
 pub mod reflect;
 pub mod stage;
