@@ -5,7 +5,7 @@
 //!   shader: the device accepts all of them;
 //! - a deliberately broken pipeline (a layout without a binding the shader uses, a vertex layout
 //!   of the wrong format kind) is reported, naming effect, pass, permutation and shaders;
-//! - the validator's descriptors are the generated code's: for the example effects and
+//! - the validator's descriptors are the generated code's: for every example effect and
 //!   `tests/effects/render_states.effect.toml`, each pass × permutation's shaders, bind group
 //!   layout entries, vertex buffer layout and render states equal what the generated module's
 //!   functions return.
@@ -223,19 +223,34 @@ macro_rules! check_generated {
     }};
 }
 
+/// Checks every pass × permutation of an example effect against its generated module.
+macro_rules! check_example {
+    ($file:literal, $fx:ident) => {{
+        let pipelines = effect_pipelines(&compile(&root().join("example-engine/effects").join($file)));
+        assert_eq!(pipelines.len(), example_engine::effects::$fx::Permutation::COUNT, "{}", $file);
+        for p in &pipelines {
+            check_generated!(example_engine::effects::$fx, &p.desc, p.permutation);
+        }
+        pipelines.len()
+    }};
+}
+
 #[test]
 fn validator_descriptors_equal_the_generated_code() {
-    let effects = root().join("example-engine/effects");
-    let basic = effect_pipelines(&compile(&effects.join("basic.effect.toml")));
-    assert_eq!(basic.len(), example_engine::effects::basic_effect::Permutation::COUNT);
-    for p in &basic {
-        check_generated!(example_engine::effects::basic_effect, &p.desc, p.permutation);
-    }
-    let dual = effect_pipelines(&compile(&effects.join("dual_texture.effect.toml")));
-    assert_eq!(dual.len(), example_engine::effects::dual_texture_effect::Permutation::COUNT);
-    for p in &dual {
-        check_generated!(example_engine::effects::dual_texture_effect, &p.desc, p.permutation);
-    }
+    let checked = [
+        check_example!("basic.effect.toml", basic_effect),
+        check_example!("dual_texture.effect.toml", dual_texture_effect),
+        check_example!("alpha_test.effect.toml", alpha_test_effect),
+        check_example!("debug.effect.toml", debug_effect),
+        check_example!("environment_map.effect.toml", environment_map_effect),
+        check_example!("normal_map.effect.toml", normal_map_effect),
+        check_example!("skinned.effect.toml", skinned_effect),
+        check_example!("sprite.effect.toml", sprite_effect),
+        check_example!("post_process.effect.toml", basic_post_process),
+        check_example!("dual_post_process.effect.toml", dual_post_process),
+        check_example!("tone_map.effect.toml", tone_map),
+    ];
+    eprintln!("{} example-effect pipelines equal the generated code's", checked.iter().sum::<usize>());
     let states = effect_pipelines(&compile(&root().join("tests/effects/render_states.effect.toml")));
     assert_eq!(states.len(), render_states::Pass::ALL.len());
     for p in &states {
