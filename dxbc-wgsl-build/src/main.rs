@@ -217,7 +217,7 @@ type BoxedValidator = Box<dyn watch::Validate + Send>;
 
 #[cfg(feature = "gpu")]
 fn gpu_validator(adapter: Option<&str>) -> anyhow::Result<BoxedValidator> {
-    Ok(Box::new(watch::gpu::GpuValidator::new(adapter).map_err(anyhow::Error::msg)?))
+    Ok(Box::new(dxbc_wgsl_build::gpu_validate::GpuValidator::new(adapter)?))
 }
 
 #[cfg(not(feature = "gpu"))]

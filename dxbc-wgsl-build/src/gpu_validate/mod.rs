@@ -338,6 +338,13 @@ impl GpuValidator {
         self.device.features()
     }
 
+    /// Forgets the cached shader modules and pipeline verdicts (a long-running caller may call
+    /// it now and then; the cache grows with every distinct WGSL and descriptor validated).
+    pub fn clear_cache(&self) {
+        self.modules.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        self.pipelines.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
     /// The work done so far.
     pub fn stats(&self) -> Stats {
         *self.stats.lock().unwrap_or_else(|p| p.into_inner())
@@ -348,10 +355,20 @@ impl GpuValidator {
     /// effect, pass, permutation and shaders, at the effect file's line of the pass's shader
     /// rule; empty when the device accepts them all.
     pub fn validate_effect(&self, compiled: &CompiledEffect) -> Vec<GpuIssue> {
+        use rayon::prelude::*;
         let e = &compiled.effect;
+        let pipelines = effect_pipelines(compiled);
+        // Each shader module once, then the pipelines on every core (wgpu's error scopes are per
+        // thread; on lavapipe, creating pipelines is most of the time).
+        let mut seen = std::collections::HashSet::new();
+        for s in pipelines.iter().flat_map(|p| std::iter::once(&p.desc.vertex).chain(p.desc.pixel.as_ref())) {
+            if seen.insert(hash(&s.wgsl)) {
+                self.module(s, &mut Vec::new());
+            }
+        }
+        let verdicts: Vec<Vec<Problem>> = pipelines.par_iter().map(|p| self.validate_render(&p.desc)).collect();
         let mut issues = Vec::new();
-        for p in effect_pipelines(compiled) {
-            let problems = self.validate_render(&p.desc);
+        for (p, problems) in pipelines.into_iter().zip(verdicts) {
             if problems.is_empty() {
                 continue;
             }
@@ -576,6 +593,12 @@ impl GpuValidator {
         (value, problems)
     }
 }
+
+// The validator is shared between threads (`qualify --gpu` checks shaders in parallel).
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<GpuValidator>();
+};
 
 fn hash(text: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
