@@ -302,7 +302,24 @@ impl GpuValidator {
                 ..Default::default()
             }))
         };
-        let (device, queue) = request(wgpu::Limits::default())
+        // WebGPU's defaults, raised toward what D3D11 allows (1024 threads per group, 32 KB of
+        // group-shared memory, 14 constant buffers per stage) as far as the adapter goes: a shader
+        // that needs more than the defaults is validated as it would run on this device.
+        let a = adapter.limits();
+        let mut d3d = wgpu::Limits::default();
+        d3d.max_compute_invocations_per_workgroup =
+            a.max_compute_invocations_per_workgroup.min(1024).max(d3d.max_compute_invocations_per_workgroup);
+        d3d.max_compute_workgroup_size_x =
+            a.max_compute_workgroup_size_x.min(1024).max(d3d.max_compute_workgroup_size_x);
+        d3d.max_compute_workgroup_size_y =
+            a.max_compute_workgroup_size_y.min(1024).max(d3d.max_compute_workgroup_size_y);
+        d3d.max_compute_workgroup_size_z = a.max_compute_workgroup_size_z.min(64).max(d3d.max_compute_workgroup_size_z);
+        d3d.max_compute_workgroup_storage_size =
+            a.max_compute_workgroup_storage_size.min(32768).max(d3d.max_compute_workgroup_storage_size);
+        d3d.max_uniform_buffers_per_shader_stage =
+            a.max_uniform_buffers_per_shader_stage.min(14).max(d3d.max_uniform_buffers_per_shader_stage);
+        let (device, queue) = request(d3d)
+            .or_else(|_| request(wgpu::Limits::default()))
             .or_else(|_| request(adapter.limits()))
             .map_err(|e| GpuError::RequestDevice { adapter: adapter.get_info().name, message: e.to_string() })?;
         let uncaptured: Arc<Mutex<Vec<String>>> = Arc::default();
