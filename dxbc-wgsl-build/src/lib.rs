@@ -9,12 +9,16 @@
 //! - [`codegen`]: [`generate`] turns a compiled effect into a Rust module (API:
 //!   `docs/binding-model.md`). `Builder` and `include_effect!` both call it, so their output is
 //!   byte-identical.
+//! - [`plan`]: the pipeline plan (bind group layouts, vertex layouts per pass and permutation)
+//!   that the generated code and the GPU validator share.
 //! - [`builder`]: [`Builder`], incremental and cached, for `build.rs`.
 //! - [`reflect`]: constant-buffer layouts from a shader's reflection (RDEF), placed by HLSL's
 //!   packing rules from the reflected types and checked against the reflected offsets, and their
 //!   Rust structs; usable without an effect file.
 //! - [`watch`]: the watcher behind `dxbc-wgsl watch` (re-translate, re-qualify, re-validate on
 //!   change), and [`workspace`]: the effects a cargo workspace declares.
+//! - `gpu_validate` (feature `gpu`): creates every pipeline of an effect, or of a bare shader, on
+//!   a real wgpu device and reports what the device rejects.
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -24,6 +28,9 @@ pub mod compile;
 pub mod conformance;
 pub mod diag;
 pub mod effect;
+#[cfg(feature = "gpu")]
+pub mod gpu_validate;
+pub mod plan;
 pub mod reflect;
 pub mod stage;
 pub mod tint;

@@ -3,13 +3,16 @@
 //! - `translate FILE [-o OUT] [--symbol NAME]`: one shader's WGSL, or its diagnostic (exit 1).
 //! - `info FILE [--symbol NAME]`: container chunks, signatures, bindings.
 //! - `disasm FILE [--symbol NAME]`: fxc-style disassembly.
-//! - `qualify [--json REPORT] [--tint] [--no-progress] PATH...`: translate every shader found
-//!   under files and folders; a histogram of refusal reasons and `qualified: N, unsupported: M,
-//!   failed: K` (exit 1 when K > 0). See `docs/qualify.md`.
+//! - `qualify [--json REPORT] [--tint] [--gpu [--adapter A] | --no-gpu] [--no-progress] PATH...`:
+//!   translate every shader found under files and folders; a histogram of refusal reasons and
+//!   `qualified: N, unsupported: M, failed: K` (exit 1 when K > 0). `--gpu` (feature `gpu`) also
+//!   creates each qualified shader's pipeline on a GPU. See `docs/qualify.md`.
 //! - `conformance [--json REPORT] PATH...` (feature `gpu`): run translated shaders on a GPU
 //!   against D3D's test suites; ends with `passed: N, failed: M, skipped: K`.
-//! - `effect FILE [-o OUT.rs]`: validate an effect file, translate its shaders, print its
-//!   permutations and what the generated code holds.
+//! - `effect FILE [-o OUT.rs] [--gpu [--adapter A] | --no-gpu]`: validate an effect file,
+//!   translate its shaders, print its permutations and what the generated code holds; `--gpu`
+//!   (feature `gpu`) creates every pass × permutation's pipeline on a GPU.
+//! - `adapters` (feature `gpu`): the GPU adapters `--adapter` chooses from.
 //! - `layouts [--rust] FILE...`: the constant-buffer layouts of shaders' reflection (RDEF), placed
 //!   by HLSL's packing rules and checked against the offsets the compiler recorded (exit 1 when
 //!   one disagrees); `--rust` also prints each layout's Rust struct.
@@ -86,6 +89,8 @@ enum Command {
         /// Also write the generated Rust module here.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        #[command(flatten)]
+        gpu: GpuArgs,
     },
     /// Show the constant-buffer layouts a shader's reflection (RDEF) describes.
     ///
@@ -120,6 +125,8 @@ enum Command {
         /// Never draw a progress bar (none is drawn when standard error is not a terminal).
         #[arg(long)]
         no_progress: bool,
+        #[command(flatten)]
+        gpu: GpuArgs,
     },
     /// Run translated shaders on a GPU and compare with D3D's test suites (needs the `gpu` feature).
     ///
@@ -178,20 +185,25 @@ enum Command {
         #[arg(long, value_name = "MS", default_value_t = 15)]
         debounce: u64,
     },
+    /// List the GPU adapters (index, name, backend, device type, driver) for `--adapter`.
+    Adapters,
 }
 
-/// GPU validation switches.
+/// GPU validation switches (`qualify`, `effect`, `watch`, `bench-watch`).
 #[derive(clap::Args, Debug, Clone)]
 struct GpuArgs {
-    /// Validate on a GPU too: create every changed shader module and permutation pipeline (needs
-    /// the `gpu` feature; `watch` defaults to --no-gpu, `bench-watch` to --gpu when built with it).
+    /// Validate on a GPU too: create the shader modules and pipelines on a device (needs the `gpu`
+    /// feature and an adapter; `bench-watch` defaults to --gpu when built with it, the others to
+    /// --no-gpu).
     #[arg(long, conflicts_with = "no_gpu")]
     gpu: bool,
-    /// No GPU validation (naga's, inside the translator, only).
+    /// No GPU validation: naga's (inside the translator, and Tint's with --tint) only.
     #[arg(long)]
     no_gpu: bool,
-    /// The adapter to validate on: its name contains this (case-insensitive); implies --gpu.
-    #[arg(long, value_name = "NAME", conflicts_with = "no_gpu")]
+    /// The adapter to validate on: an index or part of a name, case-insensitive, as `dxbc-wgsl
+    /// adapters` lists them; implies --gpu. Default: WGPU_ADAPTER_NAME, else the first Vulkan
+    /// adapter.
+    #[arg(long, value_name = "NAME|INDEX", conflicts_with = "no_gpu")]
     adapter: Option<String>,
 }
 
@@ -205,7 +217,7 @@ type BoxedValidator = Box<dyn watch::Validate + Send>;
 
 #[cfg(feature = "gpu")]
 fn gpu_validator(adapter: Option<&str>) -> anyhow::Result<BoxedValidator> {
-    Ok(Box::new(watch::gpu::GpuValidator::new(adapter).map_err(anyhow::Error::msg)?))
+    Ok(Box::new(dxbc_wgsl_build::gpu_validate::GpuValidator::new(adapter)?))
 }
 
 #[cfg(not(feature = "gpu"))]
@@ -297,7 +309,8 @@ fn run(command: Command) -> anyhow::Result<()> {
             print!("{}", dxbc_wgsl::sm4::disasm::disassemble(&shader.program));
             Ok(())
         }
-        Command::Effect { file, output } => effect(file, output),
+        Command::Effect { file, output, gpu } => effect(file, output, &gpu),
+        Command::Adapters => adapters(),
         Command::Layouts { files, symbol, rust } => {
             if !layouts(&files, symbol, rust)? {
                 std::process::exit(1);
@@ -325,9 +338,11 @@ fn run(command: Command) -> anyhow::Result<()> {
             println!("{}", m.summary());
             Ok(())
         }
-        Command::Qualify { paths, json, tint, no_progress } => {
+        Command::Qualify { paths, json, tint, no_progress, gpu: g } => {
             let paths = paths_or_workspace(paths)?;
-            if !qualify::run(&qualify::Args { paths, json, tint, no_progress })? {
+            let gpu = if g.wanted(false) { Some(qualify_gpu(g.adapter.as_deref())?) } else { None };
+            let no_gpu = g.no_gpu;
+            if !qualify::run(&qualify::Args { paths, json, tint, no_progress, gpu, no_gpu })? {
                 // The summary line stays the last line: no `error:` after it.
                 std::process::exit(1);
             }
@@ -390,10 +405,74 @@ fn conformance(paths: Vec<PathBuf>, json: Option<PathBuf>) -> anyhow::Result<()>
 
 #[cfg(not(feature = "gpu"))]
 fn conformance(_paths: Vec<PathBuf>, _json: Option<PathBuf>) -> anyhow::Result<()> {
-    bail!("this dxbc-wgsl was built without the `gpu` feature: cargo install/build with `--features gpu`")
+    bail!("{NO_GPU_FEATURE}")
 }
 
-fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {
+#[cfg(not(feature = "gpu"))]
+const NO_GPU_FEATURE: &str =
+    "this dxbc-wgsl was built without the `gpu` feature: cargo install/build with `--features gpu`";
+
+#[cfg(feature = "gpu")]
+fn adapters() -> anyhow::Result<()> {
+    let all = dxbc_wgsl_build::gpu_validate::adapters();
+    if all.is_empty() {
+        bail!("{}", dxbc_wgsl_build::gpu_validate::NO_ADAPTER_HINT);
+    }
+    for a in all {
+        println!("{a}");
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "gpu"))]
+fn adapters() -> anyhow::Result<()> {
+    bail!("{NO_GPU_FEATURE}")
+}
+
+/// The validator `qualify --gpu` checks each translation with (its device is opened before any
+/// translation, so a missing adapter fails at once).
+#[cfg(feature = "gpu")]
+fn qualify_gpu(adapter: Option<&str>) -> anyhow::Result<qualify::Gpu> {
+    let v = dxbc_wgsl_build::gpu_validate::GpuValidator::new(adapter)?;
+    Ok(qualify::Gpu { adapter: v.adapter_name(), check: Box::new(move |t| v.validate_shader(t)) })
+}
+
+#[cfg(not(feature = "gpu"))]
+fn qualify_gpu(_adapter: Option<&str>) -> anyhow::Result<qualify::Gpu> {
+    bail!("{NO_GPU_FEATURE}")
+}
+
+/// `effect --gpu`: validates every pass × permutation; prints each issue and a summary line.
+/// Returns whether the device accepted everything (missing features aside).
+#[cfg(feature = "gpu")]
+fn effect_gpu(compiled: &compile::CompiledEffect, adapter: Option<&str>) -> anyhow::Result<bool> {
+    use dxbc_wgsl_build::gpu_validate::{effect_pipelines, GpuValidator, Severity};
+    let v = GpuValidator::new(adapter)?;
+    let variants = effect_pipelines(compiled).len();
+    let issues = v.validate_effect(compiled);
+    for i in &issues {
+        eprintln!("{i}");
+    }
+    let stats = v.stats();
+    let errors = issues.iter().filter(|i| i.severity != Severity::MissingFeature).count();
+    let skipped = issues.len() - errors;
+    let per = if stats.pipelines > 0 { stats.busy.as_secs_f64() * 1000.0 / stats.pipelines as f64 } else { 0.0 };
+    println!(
+        "  gpu: {variants} pass × permutation pipelines ({} distinct) on {}: {}{} ({per:.0} ms per pipeline)",
+        stats.pipelines,
+        v.adapter_summary(),
+        if errors == 0 { "ok".to_string() } else { format!("{errors} errors") },
+        if skipped > 0 { format!(", {skipped} skipped for missing features") } else { String::new() },
+    );
+    Ok(errors == 0)
+}
+
+#[cfg(not(feature = "gpu"))]
+fn effect_gpu(_compiled: &compile::CompiledEffect, _adapter: Option<&str>) -> anyhow::Result<bool> {
+    bail!("{NO_GPU_FEATURE}")
+}
+
+fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Result<()> {
     let effect = match Effect::load(&file) {
         Ok(e) => e,
         Err(d) => {
@@ -457,6 +536,13 @@ fn effect(file: PathBuf, output: Option<PathBuf>) -> anyhow::Result<()> {
     if let Some(out) = output {
         dxbc_wgsl_build::builder::write_atomic(&out, code.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    if gpu.wanted(false) {
+        if !effect_gpu(&compiled, gpu.adapter.as_deref())? {
+            bail!("the GPU rejected pipelines of effect {} (above)", compiled.effect.name);
+        }
+    } else if gpu.no_gpu {
+        println!("  gpu: not validated (--no-gpu: naga only)");
     }
     Ok(())
 }

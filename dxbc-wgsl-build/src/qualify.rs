@@ -26,7 +26,7 @@ use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 
 /// What `qualify` was asked to do.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Args {
     /// Files and folders to walk.
     pub paths: Vec<PathBuf>,
@@ -36,6 +36,28 @@ pub struct Args {
     pub tint: bool,
     /// Never draw a progress bar.
     pub no_progress: bool,
+    /// Also create every qualified shader's pipeline on a GPU with this check (`--gpu`).
+    pub gpu: Option<Gpu>,
+    /// `--no-gpu` was given: say that only naga (and Tint) validated.
+    pub no_gpu: bool,
+}
+
+/// A GPU check of one translation: `Ok`, or the verdict (`error: ...`, `warning: ...`, or
+/// `skipped: ...` for a feature the adapter lacks).
+pub type GpuCheck = Box<dyn Fn(&dxbc_wgsl::Translation) -> Result<(), String> + Sync>;
+
+/// The GPU `qualify --gpu` validates on.
+pub struct Gpu {
+    /// The adapter, for the summary.
+    pub adapter: String,
+    /// Validates one translation.
+    pub check: GpuCheck,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu").field("adapter", &self.adapter).finish_non_exhaustive()
+    }
 }
 
 /// A shader's status.
@@ -90,6 +112,9 @@ pub struct Record {
     pub wgsl_sha256: Option<String>,
     /// Tint's verdict: `true` accepted, `false` rejected, `null` not run.
     pub tint: Option<bool>,
+    /// The GPU's verdict on the shader's pipeline: `ok`, `error: ...` (then `failed`),
+    /// `skipped: needs feature X the adapter lacks`, or `null` when not run.
+    pub gpu: Option<String>,
 }
 
 /// Totals of a run.
@@ -105,10 +130,24 @@ pub struct Summary {
     pub skipped_not_a_shader: usize,
 }
 
+/// The GPU part of a run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GpuSummary {
+    /// The adapter.
+    pub adapter: String,
+    /// Pipelines the device accepted.
+    pub ok: usize,
+    /// Pipelines it rejected (their shaders are `failed`).
+    pub errors: usize,
+    /// Pipelines not created for a feature the adapter lacks.
+    pub skipped: usize,
+}
+
 #[derive(Serialize)]
 struct Report<'a> {
     translator_version: &'static str,
     tint: bool,
+    gpu: Option<&'a GpuSummary>,
     summary: &'a Summary,
     refusal_histogram: BTreeMap<&'static str, usize>,
     records: &'a [Record],
@@ -289,6 +328,8 @@ struct Outcome {
     record: Record,
     /// The WGSL, kept for Tint when it runs.
     wgsl: Option<String>,
+    /// The translation, kept for the GPU when it runs.
+    translation: Option<dxbc_wgsl::Translation>,
 }
 
 fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
@@ -303,6 +344,7 @@ fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
         refusal: None,
         wgsl_sha256: None,
         tint: None,
+        gpu: None,
     }
 }
 
@@ -313,15 +355,21 @@ fn translate_default(bytes: &[u8]) -> Result<dxbc_wgsl::Translation, TranslateEr
     dxbc_wgsl::translate(bytes, &TranslateOptions::default())
 }
 
-fn process(input: &Input, keep_wgsl: bool, translate: TranslateFn) -> Outcome {
+fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: TranslateFn) -> Outcome {
     let path = input.label();
     let bytes = match &input.load {
         Load::File(p) => match std::fs::read(p) {
             Ok(b) => b,
-            Err(e) => return Outcome { record: failed(path, None, format!("cannot read: {e}")), wgsl: None },
+            Err(e) => {
+                return Outcome {
+                    record: failed(path, None, format!("cannot read: {e}")),
+                    wgsl: None,
+                    translation: None,
+                }
+            }
         },
         Load::Bytes(b) => b.clone(),
-        Load::Error(e) => return Outcome { record: failed(path, None, e.clone()), wgsl: None },
+        Load::Error(e) => return Outcome { record: failed(path, None, e.clone()), wgsl: None, translation: None },
     };
     let sha = sha256_hex(&bytes);
     let class = classify(&bytes);
@@ -335,7 +383,7 @@ fn process(input: &Input, keep_wgsl: bool, translate: TranslateFn) -> Outcome {
         BlobKind::Effect { .. } | BlobKind::RootSignature { .. } | BlobKind::EffectExpression => {
             record.status = Status::SkippedNotAShader;
             record.reason = Some(class.reason);
-            return Outcome { record, wgsl: None };
+            return Outcome { record, wgsl: None, translation: None };
         }
         BlobKind::Other => {
             // A readable container without an SM4/SM5 program (DXIL, chunks only) and Direct3D 9
@@ -349,13 +397,14 @@ fn process(input: &Input, keep_wgsl: bool, translate: TranslateFn) -> Outcome {
             } else {
                 record.reason = Some(format!("not a shader: {}", class.reason));
             }
-            return Outcome { record, wgsl: None };
+            return Outcome { record, wgsl: None, translation: None };
         }
     }
 
     LAST_PANIC.with(|p| p.borrow_mut().take());
     let result = std::panic::catch_unwind(|| translate(&bytes));
     let mut wgsl = None;
+    let mut translation = None;
     match result {
         Err(payload) => {
             let msg = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| {
@@ -372,7 +421,10 @@ fn process(input: &Input, keep_wgsl: bool, translate: TranslateFn) -> Outcome {
             record.reason = None;
             record.wgsl_sha256 = Some(sha256_hex(t.wgsl.as_bytes()));
             if keep_wgsl {
-                wgsl = Some(t.wgsl);
+                wgsl = Some(t.wgsl.clone());
+            }
+            if keep_translation {
+                translation = Some(t);
             }
         }
         Ok(Err(TranslateError::Unsupported(r))) => {
@@ -388,14 +440,19 @@ fn process(input: &Input, keep_wgsl: bool, translate: TranslateFn) -> Outcome {
         }
         Ok(Err(e)) => record.reason = Some(e.to_string()),
     }
-    Outcome { record, wgsl }
+    Outcome { record, wgsl, translation }
 }
 
-/// The records of a run, with Tint's verdicts applied when asked.
+/// The records of a run, with Tint's and the GPU's verdicts applied when asked.
 ///
 /// # Errors
 /// A missing path, or Tint that cannot run when `tint` is set.
-pub fn qualify(paths: &[PathBuf], tint: bool, progress: &ProgressBar) -> anyhow::Result<(Vec<Record>, usize)> {
+pub fn qualify(
+    paths: &[PathBuf],
+    tint: bool,
+    gpu: Option<&Gpu>,
+    progress: &ProgressBar,
+) -> anyhow::Result<(Vec<Record>, usize)> {
     let (inputs, empty_headers) = discover(paths)?;
     if tint {
         // Fail before the work, not after it.
@@ -410,7 +467,7 @@ pub fn qualify(paths: &[PathBuf], tint: bool, progress: &ProgressBar) -> anyhow:
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
         .map(|i| {
-            let o = process(i, tint, translate_default);
+            let o = process(i, tint, gpu.is_some(), translate_default);
             progress.inc(1);
             o
         })
@@ -418,8 +475,14 @@ pub fn qualify(paths: &[PathBuf], tint: bool, progress: &ProgressBar) -> anyhow:
     std::panic::set_hook(previous_hook);
     progress.finish_and_clear();
 
-    let (mut records, wgsl): (Vec<Record>, Vec<Option<String>>) =
-        outcomes.into_iter().map(|o| (o.record, o.wgsl)).unzip();
+    let mut records = Vec::with_capacity(outcomes.len());
+    let mut wgsl = Vec::with_capacity(outcomes.len());
+    let mut translations = Vec::with_capacity(outcomes.len());
+    for o in outcomes {
+        records.push(o.record);
+        wgsl.push(o.wgsl);
+        translations.push(o.translation);
+    }
     if tint {
         let checked: Vec<(usize, &str)> =
             wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, w))).collect();
@@ -433,6 +496,39 @@ pub fn qualify(paths: &[PathBuf], tint: bool, progress: &ProgressBar) -> anyhow:
                 r.wgsl_sha256 = None;
                 r.reason =
                     Some(format!("Tint: {}", v.first_problem().unwrap_or_else(|| "rejected without a message".into())));
+            }
+        }
+    }
+    if let Some(gpu) = gpu {
+        // Every shader still qualified gets its pipeline created (in parallel: the validator's
+        // error scopes are per thread).
+        let todo: Vec<usize> = (0..records.len())
+            .filter(|&i| records[i].status == Status::Qualified && translations[i].is_some())
+            .collect();
+        progress.reset();
+        progress.set_message("creating the pipelines of");
+        progress.set_length(todo.len() as u64);
+        let verdicts: Vec<Result<(), String>> = todo
+            .par_iter()
+            .map(|&i| {
+                let v = (gpu.check)(translations[i].as_ref().expect("kept for the GPU"));
+                progress.inc(1);
+                v
+            })
+            .collect();
+        progress.finish_and_clear();
+        for (&i, v) in todo.iter().zip(verdicts) {
+            let r = &mut records[i];
+            match v {
+                Ok(()) => r.gpu = Some("ok".into()),
+                Err(text) => {
+                    if !text.starts_with("skipped") {
+                        r.status = Status::Failed;
+                        r.wgsl_sha256 = None;
+                        r.reason = Some(format!("GPU {text}"));
+                    }
+                    r.gpu = Some(text);
+                }
             }
         }
     }
@@ -476,20 +572,33 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     } else {
         let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         pb.set_style(
-            ProgressStyle::with_template("{spinner} translating {pos}/{len} shaders [{bar:40}] {eta}")
+            ProgressStyle::with_template("{spinner} {msg} {pos}/{len} shaders [{bar:40}] {eta}")
                 .expect("valid template")
                 .progress_chars("=> "),
         );
+        pb.set_message("translating");
         pb
     };
-    let (records, empty_headers) = qualify(&args.paths, args.tint, &progress)?;
+    let (records, empty_headers) = qualify(&args.paths, args.tint, args.gpu.as_ref(), &progress)?;
     let summary = summarize(&records);
     let hist = histogram(&records);
+    let gpu_summary = args.gpu.as_ref().map(|g| {
+        let mut s = GpuSummary { adapter: g.adapter.clone(), ..Default::default() };
+        for v in records.iter().filter_map(|r| r.gpu.as_deref()) {
+            match v {
+                "ok" => s.ok += 1,
+                v if v.starts_with("skipped") => s.skipped += 1,
+                _ => s.errors += 1,
+            }
+        }
+        s
+    });
 
     if let Some(out) = &args.json {
         let report = Report {
             translator_version: dxbc_wgsl::TRANSLATOR_VERSION,
             tint: args.tint,
+            gpu: gpu_summary.as_ref(),
             summary: &summary,
             refusal_histogram: hist.clone(),
             records: &records,
@@ -544,6 +653,12 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     if !notes.is_empty() {
         writeln!(o, "({})", notes.join("; "))?;
     }
+    if let Some(g) = &gpu_summary {
+        let skipped = if g.skipped > 0 { format!(" / skipped {}", g.skipped) } else { String::new() };
+        writeln!(o, "gpu: ok {} / errors {}{skipped} (adapter {})", g.ok, g.errors, g.adapter)?;
+    } else if args.no_gpu {
+        writeln!(o, "gpu: not validated (--no-gpu: naga{} only)", if args.tint { " and Tint" } else { "" })?;
+    }
     writeln!(o, "qualified: {}, unsupported: {}, failed: {}", summary.qualified, summary.unsupported, summary.failed)?;
     o.flush()?;
     Ok(summary.failed == 0)
@@ -571,11 +686,11 @@ mod tests {
         )
         .unwrap();
         let input = Input { display: "vs.dxbc".into(), symbol: None, load: Load::Bytes(vs.clone()) };
-        let ok = process(&input, false, translate_default).record;
+        let ok = process(&input, false, false, translate_default).record;
         assert_eq!(ok.status, Status::Qualified);
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(|info| LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()))));
-        let r = process(&input, false, panicking).record;
+        let r = process(&input, false, false, panicking).record;
         std::panic::set_hook(previous);
         assert_eq!(r.status, Status::Failed);
         assert_eq!((r.stage, r.sha256.as_deref()), (Some("vertex"), Some(sha256_hex(&vs).as_str())));

@@ -106,9 +106,9 @@ fn the_watch_loop_rerenders_on_change_and_keeps_the_frame_on_error() {
     assert_eq!(std::fs::read(&png).unwrap(), red_frame, "after a bad WGSL the previous frame stays");
 }
 
-/// `watch --gpu`'s validator (temporary, until the full GPU validator replaces it behind the same
-/// trait): every BasicEffect permutation creates its pipeline; a broken stage is an issue naming
-/// the permutation; bare shaders create their module.
+/// `watch --gpu`'s validator (`gpu_validate::GpuValidator` behind the watcher's `Validate` trait):
+/// every BasicEffect permutation creates its pipeline; a broken stage is an issue naming the
+/// permutation; bare shaders create their pipeline.
 #[test]
 fn the_gpu_validator_creates_every_permutation_and_names_the_broken_one() {
     use dxbc_wgsl_build::compile::{compile, DirectTranslator};

@@ -9,8 +9,9 @@ mod writer;
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
-use crate::effect::{pascal_case, snake_case, AxisKind, Layout, Stage};
-use crate::stage::{Binding, BindingKind, SampleType, StageInfo};
+use crate::effect::{pascal_case, AxisKind, Layout, Stage};
+use crate::plan::PipelinePlan;
+use crate::stage::{Binding, BindingKind, SampleType};
 use crate::vertex::VertexFormat;
 pub use structs::{struct_source, StructSource, Word};
 use structs::{Doc, Structs};
@@ -24,126 +25,34 @@ pub fn generate(c: &CompiledEffect) -> String {
     Gen::new(c).run()
 }
 
-struct VertexLayoutDef {
-    struct_name: String,
-    /// (location, semantic label, format, offset, field name)
-    attrs: Vec<(u32, String, VertexFormat, u32, String)>,
-    stride: u32,
-}
-
 struct Gen<'a> {
     c: &'a CompiledEffect,
     w: W,
     multi_pass: bool,
     /// Every pass is a compute pass (the effect has compute passes only).
     compute: bool,
-    /// Distinct group entry lists per group (0 = vertex, 1 = pixel).
-    groups: [Vec<Vec<Binding>>; 2],
-    /// Per pass × permutation: (vertex group index, pixel group index, vertex layout index).
-    variant_groups: Vec<(usize, usize, Option<usize>)>,
-    vertex_layouts: Vec<VertexLayoutDef>,
+    /// Bind group layouts, vertex layouts and the variants that use them.
+    plan: PipelinePlan,
     /// The constant-buffer structs and the structs of their struct members.
     structs: Structs,
 }
 
 impl<'a> Gen<'a> {
     fn new(c: &'a CompiledEffect) -> Self {
-        let mut g = Gen {
-            c,
-            w: W::default(),
-            multi_pass: c.effect.passes.len() > 1,
-            compute: c.effect.passes.iter().all(|p| p.is_compute()),
-            groups: [Vec::new(), Vec::new()],
-            variant_groups: Vec::new(),
-            vertex_layouts: Vec::new(),
-            structs: Structs::new(Vec::new()),
-        };
-        g.analyse();
+        let plan = PipelinePlan::new(c);
         // Names of nested structs avoid every other generated type.
         let mut taken: Vec<String> = crate::compile::RESERVED_TYPES.iter().map(|t| t.to_string()).collect();
         taken.extend(c.effect.layouts.iter().map(|l| pascal_case(&l.name)));
         taken.extend(c.effect.axes.iter().map(|a| pascal_case(&a.name)));
-        taken.extend(g.vertex_layouts.iter().map(|l| l.struct_name.clone()));
-        g.structs = Structs::new(taken);
-        g
-    }
-
-    fn analyse(&mut self) {
-        let c = self.c;
-        for pass in &c.passes {
-            for v in pass {
-                let vs = &c.shaders[v.vertex].info;
-                let mut vg = vs.bindings.clone();
-                vg.sort_by_key(|b| b.binding);
-                let mut pg = v.pixel.map(|p| c.shaders[p].info.bindings.clone()).unwrap_or_default();
-                pg.sort_by_key(|b| b.binding);
-                let gi = |list: &mut Vec<Vec<Binding>>, g: Vec<Binding>| match list.iter().position(|x| *x == g) {
-                    Some(i) => i,
-                    None => {
-                        list.push(g);
-                        list.len() - 1
-                    }
-                };
-                let a = gi(&mut self.groups[0], vg);
-                let b = gi(&mut self.groups[1], pg);
-                let layout = self.vertex_layout_of(vs);
-                self.variant_groups.push((a, b, layout));
-            }
+        taken.extend(plan.vertex_layouts.iter().map(|l| l.struct_name.clone()));
+        Gen {
+            c,
+            w: W::default(),
+            multi_pass: c.effect.passes.len() > 1,
+            compute: c.effect.passes.iter().all(|p| p.is_compute()),
+            plan,
+            structs: Structs::new(taken),
         }
-    }
-
-    fn vertex_layout_of(&mut self, vs: &StageInfo) -> Option<usize> {
-        let mut inputs: Vec<_> = vs.inputs.iter().filter(|i| i.location.is_some()).collect();
-        if inputs.is_empty() {
-            return None;
-        }
-        inputs.sort_by_key(|i| i.location);
-        let mut attrs = Vec::new();
-        let mut offset = 0u32;
-        let mut names: Vec<String> = Vec::new();
-        for i in inputs {
-            let format = self
-                .c
-                .effect
-                .vertex_formats
-                .iter()
-                .find(|o| o.semantic.eq_ignore_ascii_case(&i.semantic) && o.index == i.semantic_index)
-                .map(|o| o.format)
-                .unwrap_or_else(|| VertexFormat::default_for(i.scalar.vertex_kind(), i.components));
-            let align = format.size.min(4);
-            offset = offset.div_ceil(align) * align;
-            let sem = i.semantic.strip_prefix("SV_").or_else(|| i.semantic.strip_prefix("sv_")).unwrap_or(&i.semantic);
-            let mut field = snake_case(sem);
-            if i.semantic_index != 0 {
-                field.push_str(&i.semantic_index.to_string());
-            }
-            if field.is_empty() || crate::effect::is_keyword(&field) || names.contains(&field) {
-                field = format!("{field}_l{}", i.location.unwrap_or(0));
-            }
-            names.push(field.clone());
-            attrs.push((i.location.unwrap_or(0), i.semantic_label(), format, offset, field));
-            offset += format.size;
-        }
-        let stride = offset.div_ceil(4) * 4;
-        if let Some(i) = self
-            .vertex_layouts
-            .iter()
-            .position(|l| l.attrs.iter().map(|a| (a.0, a.2, a.3)).eq(attrs.iter().map(|a| (a.0, a.2, a.3))))
-        {
-            return Some(i);
-        }
-        let mut name = String::from("Vertex");
-        for a in &attrs {
-            name.push_str(&pascal_case(&a.4));
-        }
-        let base = name.clone();
-        let mut n = 2;
-        while self.vertex_layouts.iter().any(|l| l.struct_name == name) {
-            name = format!("{base}{n}");
-            n += 1;
-        }
-        self.vertex_layouts.push(VertexLayoutDef { struct_name: name, attrs, stride });
-        Some(self.vertex_layouts.len() - 1)
     }
 
     fn run(mut self) -> String {
@@ -541,18 +450,15 @@ impl<'a> Gen<'a> {
         w.blank();
         let total: usize = c.passes.iter().map(Vec::len).sum();
         w.open(&format!("const VARIANTS: [VariantInfo; {total}] = ["));
-        let mut k = 0;
-        for pass in &c.passes {
-            for v in pass {
-                let (vg, pg, vl) = self.variant_groups[k];
-                k += 1;
-                w.line(&format!(
-                    "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {vg}, pixel_group: {pg}, vertex_layout: {} }},",
-                    v.vertex,
-                    opt(v.pixel),
-                    opt(vl)
-                ));
-            }
+        for (_, _, v) in self.plan.iter() {
+            w.line(&format!(
+                "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {} }},",
+                v.vertex,
+                opt(v.pixel),
+                v.vertex_group,
+                v.pixel_group,
+                opt(v.vertex_layout)
+            ));
         }
         w.close("];");
         w.blank();
@@ -606,14 +512,14 @@ impl<'a> Gen<'a> {
 
     fn vertex_structs(&mut self) {
         let w = &mut self.w;
-        for l in &self.vertex_layouts {
+        for l in &self.plan.vertex_layouts {
             w.blank();
             w.doc("One vertex as the vertex shaders of some permutations read it, tightly packed.");
             w.doc("");
             let attrs: Vec<String> = l
-                .attrs
+                .attributes
                 .iter()
-                .map(|a| format!("`{}` {} at byte {} (location {})", a.1, a.2.webgpu, a.3, a.0))
+                .map(|a| format!("`{}` {} at byte {} (location {})", a.semantic, a.format.webgpu, a.offset, a.location))
                 .collect();
             w.doc(&format!("Attributes: {}; stride {} bytes.", attrs.join(", "), l.stride));
             w.line("#[repr(C)]");
@@ -621,15 +527,15 @@ impl<'a> Gen<'a> {
             w.open(&format!("pub struct {} {{", l.struct_name));
             let mut cursor = 0;
             let mut pad = 0;
-            for a in &l.attrs {
-                if a.3 > cursor {
+            for a in &l.attributes {
+                if a.offset > cursor {
                     w.doc("Padding.");
-                    w.line(&format!("pub _pad{pad}: [u8; {}],", a.3 - cursor));
+                    w.line(&format!("pub _pad{pad}: [u8; {}],", a.offset - cursor));
                     pad += 1;
                 }
-                w.doc(&format!("`{}` (location {}), {}.", a.1, a.0, a.2.webgpu));
-                w.line(&format!("pub {}: {},", a.4, vertex_rust_type(&a.2)));
-                cursor = a.3 + a.2.size;
+                w.doc(&format!("`{}` (location {}), {}.", a.semantic, a.location, a.format.webgpu));
+                w.line(&format!("pub {}: {},", a.field, vertex_rust_type(&a.format)));
+                cursor = a.offset + a.format.size;
             }
             if l.stride > cursor {
                 w.doc("Padding.");
@@ -639,12 +545,12 @@ impl<'a> Gen<'a> {
             w.blank();
             w.open(&format!("impl {} {{", l.struct_name));
             w.doc("The vertex attributes, by shader location.");
-            w.open(&format!("pub const ATTRIBUTES: [wgpu::VertexAttribute; {}] = [", l.attrs.len()));
-            for a in &l.attrs {
+            w.open(&format!("pub const ATTRIBUTES: [wgpu::VertexAttribute; {}] = [", l.attributes.len()));
+            for a in &l.attributes {
                 w.open("wgpu::VertexAttribute {");
-                w.line(&format!("format: wgpu::VertexFormat::{},", a.2.wgpu));
-                w.line(&format!("offset: {},", a.3));
-                w.line(&format!("shader_location: {},", a.0));
+                w.line(&format!("format: wgpu::VertexFormat::{},", a.format.wgpu));
+                w.line(&format!("offset: {},", a.offset));
+                w.line(&format!("shader_location: {},", a.location));
                 w.close("},");
             }
             w.close("];");
@@ -657,19 +563,19 @@ impl<'a> Gen<'a> {
             w.close("}");
             w.blank();
             w.line(&format!("const _: () = assert!(core::mem::size_of::<{}>() == {});", l.struct_name, l.stride));
-            for a in &l.attrs {
+            for a in &l.attributes {
                 w.line(&format!(
                     "const _: () = assert!(core::mem::offset_of!({}, {}) == {});",
-                    l.struct_name, a.4, a.3
+                    l.struct_name, a.field, a.offset
                 ));
             }
         }
         w.blank();
         w.open(&format!(
             "const VERTEX_LAYOUTS: [wgpu::VertexBufferLayout<'static>; {}] = [",
-            self.vertex_layouts.len()
+            self.plan.vertex_layouts.len()
         ));
-        for l in &self.vertex_layouts {
+        for l in &self.plan.vertex_layouts {
             w.line(&format!("{}::LAYOUT,", l.struct_name));
         }
         w.close("];");
@@ -731,7 +637,7 @@ impl<'a> Gen<'a> {
         let e = &c.effect;
         let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
         let pass_arg = if self.multi_pass { ", pass" } else { "" };
-        let groups = &self.groups;
+        let groups = &self.plan.groups;
         let w = &mut self.w;
         for (g, (list, stage)) in groups.iter().zip([Stage::Vertex, Stage::Pixel]).enumerate() {
             w.blank();
@@ -764,6 +670,20 @@ impl<'a> Gen<'a> {
             w.close("];");
             let _ = g;
         }
+        w.blank();
+        w.doc("The entries of the bind group layouts of a permutation, `[group 0 (vertex), group 1 (pixel)]`,");
+        w.doc("as [`Layouts::new`] creates them (for tools that build or check layouts themselves).");
+        w.doc("");
+        w.doc("# Panics");
+        w.doc("");
+        w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
+        w.open(&format!(
+            "pub fn bind_group_layout_entries({}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 2] {{",
+            if self.multi_pass { "pass: Pass, " } else { "" }
+        ));
+        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.line("[VERTEX_GROUPS[v.vertex_group], PIXEL_GROUPS[v.pixel_group]]");
+        w.close("}");
         w.blank();
         w.doc("The bind group layouts and the pipeline layout of one permutation.");
         w.doc("");
@@ -827,7 +747,7 @@ impl<'a> Gen<'a> {
         if self.compute {
             self.compute_bind_groups();
         }
-        let groups = &self.groups;
+        let groups = &self.plan.groups;
         let w = &mut self.w;
         if first_stage == Stage::Compute {
             // group_entries below.
@@ -1190,8 +1110,8 @@ impl Gen<'_> {
         let pass_arg = if self.multi_pass { ", pass" } else { "" };
         let w = &mut self.w;
         w.blank();
-        w.open(&format!("const COMPUTE_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [", self.groups[0].len()));
-        for entries in &self.groups[0] {
+        w.open(&format!("const COMPUTE_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [", self.plan.groups[0].len()));
+        for entries in &self.plan.groups[0] {
             w.open("&[");
             for b in entries {
                 w.open("wgpu::BindGroupLayoutEntry {");
@@ -1204,6 +1124,20 @@ impl Gen<'_> {
             w.close("],");
         }
         w.close("];");
+        w.blank();
+        w.doc("The entries of the bind group layout of a permutation, `[group 0 (compute)]`, as");
+        w.doc("[`Layouts::new`] creates them (for tools that build or check layouts themselves).");
+        w.doc("");
+        w.doc("# Panics");
+        w.doc("");
+        w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
+        w.open(&format!(
+            "pub fn bind_group_layout_entries({}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 1] {{",
+            if self.multi_pass { "pass: Pass, " } else { "" }
+        ));
+        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.line("[COMPUTE_GROUPS[v.vertex_group]]");
+        w.close("}");
         w.blank();
         w.doc("The bind group layout and the pipeline layout of one permutation.");
         w.doc("");
@@ -1455,7 +1389,7 @@ fn view_dimension(d: &str) -> &'static str {
 }
 
 /// wgpu `TextureFormat` variant for a WGSL storage texel format.
-fn texture_format(f: &str) -> String {
+pub(crate) fn texture_format(f: &str) -> String {
     match f {
         "bgra8unorm" => "Bgra8Unorm".into(),
         "r32float" => "R32Float".into(),

@@ -175,10 +175,14 @@ pub fn storage_format(name: &str) -> Option<wgpu::TextureFormat> {
     })
 }
 
+/// The sampling of `@interpolate(...)`, explicit: a pixel-shader input without attributes is
+/// `perspective, center` in naga, and wgpu compares the sampling of both sides exactly, so the
+/// vertex output must say `center` too.
 fn sampling_text(s: Option<naga::Sampling>) -> &'static str {
     match s {
         Some(naga::Sampling::Centroid) => ", centroid",
         Some(naga::Sampling::Sample) => ", sample",
+        Some(naga::Sampling::Center) => ", center",
         _ => "",
     }
 }

@@ -229,17 +229,29 @@ impl Default for RenderTargetBlend {
 }
 
 impl RenderTargetBlend {
-    /// The `Option<wgpu::BlendState>` expression (`None` when blending is off). With MIN and MAX,
-    /// which ignore the factors in D3D, the factors are `One`, as WebGPU requires.
-    pub fn wgpu_blend(&self) -> String {
+    /// The blend equations as WebGPU states them, `[colour, alpha]` as `(src, dst, op)`, or `None`
+    /// when blending is off. With MIN and MAX, which ignore the factors in D3D, the factors are
+    /// `One`, as WebGPU requires. The generated code and the GPU validator both build from this.
+    pub fn components(&self) -> Option<[(Blend, Blend, BlendOp); 2]> {
         if !self.blend_enable {
-            return "None".into();
+            return None;
         }
-        let component = |src: Blend, dst: Blend, op: BlendOp| {
-            let (src, dst) = match op {
-                BlendOp::Min | BlendOp::Max => (Blend::One, Blend::One),
-                _ => (src, dst),
-            };
+        let component = |src: Blend, dst: Blend, op: BlendOp| match op {
+            BlendOp::Min | BlendOp::Max => (Blend::One, Blend::One, op),
+            _ => (src, dst, op),
+        };
+        Some([
+            component(self.src_blend, self.dest_blend, self.blend_op),
+            component(self.src_blend_alpha, self.dest_blend_alpha, self.blend_op_alpha),
+        ])
+    }
+
+    /// The `Option<wgpu::BlendState>` expression of [`RenderTargetBlend::components`].
+    pub fn wgpu_blend(&self) -> String {
+        let Some([color, alpha]) = self.components() else {
+            return "None".into();
+        };
+        let component = |(src, dst, op): (Blend, Blend, BlendOp)| {
             format!(
                 "wgpu::BlendComponent {{ src_factor: {}, dst_factor: {}, operation: {} }}",
                 src.wgpu(),
@@ -247,11 +259,7 @@ impl RenderTargetBlend {
                 op.wgpu()
             )
         };
-        format!(
-            "Some(wgpu::BlendState {{ color: {}, alpha: {} }})",
-            component(self.src_blend, self.dest_blend, self.blend_op),
-            component(self.src_blend_alpha, self.dest_blend_alpha, self.blend_op_alpha)
-        )
+        format!("Some(wgpu::BlendState {{ color: {}, alpha: {} }})", component(color), component(alpha))
     }
 
     /// The `wgpu::ColorWrites` expression.
@@ -424,13 +432,17 @@ impl DepthStencilDesc {
     pub fn wgpu_depth_write(&self) -> bool {
         self.depth_enable && self.depth_write
     }
-    /// `depth_compare` of wgpu: `Always` when the depth test is off.
-    pub fn wgpu_depth_compare(&self) -> &'static str {
+    /// The depth comparison as WebGPU states it: `ALWAYS` when the depth test is off.
+    pub fn depth_compare(&self) -> Comparison {
         if self.depth_enable {
-            self.depth_func.wgpu()
+            self.depth_func
         } else {
-            Comparison::Always.wgpu()
+            Comparison::Always
         }
+    }
+    /// `depth_compare` of wgpu: [`DepthStencilDesc::depth_compare`]'s expression.
+    pub fn wgpu_depth_compare(&self) -> &'static str {
+        self.depth_compare().wgpu()
     }
     /// The `wgpu::StencilState` expression. A disabled stencil test is wgpu's default (faces
     /// `IGNORE`, masks 0): D3D ignores the masks and operations then.

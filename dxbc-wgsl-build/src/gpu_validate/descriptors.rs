@@ -1,0 +1,774 @@
+//! The wgpu descriptors of an effect's pipelines, built from the same [`PipelinePlan`] and
+//! [`PassStates`] the generated code prints, and of a bare shader's pipeline.
+
+use std::fmt::Write as _;
+
+use crate::compile::CompiledEffect;
+use crate::effect::states::{
+    Blend, BlendOp, Comparison, CullMode, DepthStencilDesc, PassStates, StencilFace, StencilOp, Topology,
+};
+use crate::effect::Stage;
+use crate::plan::{self, PipelinePlan};
+use crate::stage::{Binding, BindingKind, Interface, SampleType, ScalarKind, StageInfo};
+use crate::vertex::VertexFormat;
+
+/// Colour target format the validator uses for a `float` pixel-shader output (effects declare
+/// no formats; the generated `create_render_pipeline` takes them from the caller).
+pub const FLOAT_TARGET: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// Colour target format for a `uint` output.
+pub const UINT_TARGET: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Uint;
+/// Colour target format for a `sint` output.
+pub const SINT_TARGET: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Sint;
+/// Depth format, when the pass needs depth and its stencil test is off.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Depth format when the pass's stencil test is on.
+pub const DEPTH_STENCIL_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
+/// Samples per pixel for a pass with alpha to coverage (WebGPU allows it only when multisampled).
+pub const ALPHA_TO_COVERAGE_SAMPLES: u32 = 4;
+
+/// One shader stage of a pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ShaderDesc {
+    /// Where it came from (`file[:symbol]`), or what synthesized it.
+    pub label: String,
+    /// WGSL module text.
+    pub wgsl: String,
+    /// Entry point.
+    pub entry_point: String,
+}
+
+/// One vertex buffer (slot 0, per-vertex step).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexBuffer {
+    /// Bytes per vertex.
+    pub array_stride: u64,
+    /// Attributes by shader location.
+    pub attributes: Vec<wgpu::VertexAttribute>,
+}
+
+impl VertexBuffer {
+    /// As a wgpu layout.
+    pub fn layout(&self) -> wgpu::VertexBufferLayout<'_> {
+        wgpu::VertexBufferLayout {
+            array_stride: self.array_stride,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &self.attributes,
+        }
+    }
+}
+
+/// Everything `create_render_pipeline` of a generated module passes to wgpu, owned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderPipelineDesc {
+    /// Vertex shader.
+    pub vertex: ShaderDesc,
+    /// Pixel shader (`None`: depth only).
+    pub pixel: Option<ShaderDesc>,
+    /// Bind group layout entries: `[@group(0) vertex, @group(1) pixel]`.
+    pub groups: [Vec<wgpu::BindGroupLayoutEntry>; 2],
+    /// The vertex buffer, when the vertex shader reads attributes.
+    pub vertex_buffer: Option<VertexBuffer>,
+    /// Primitive and rasterizer state.
+    pub primitive: wgpu::PrimitiveState,
+    /// Colour targets by `SV_Target` index (`None` where the pixel shader writes no target).
+    pub color_targets: Vec<Option<wgpu::ColorTargetState>>,
+    /// Depth-stencil state.
+    pub depth_stencil: Option<wgpu::DepthStencilState>,
+    /// Multisampling.
+    pub multisample: wgpu::MultisampleState,
+    /// Features the shaders and states need.
+    pub features: wgpu::Features,
+}
+
+/// A compute pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComputePipelineDesc {
+    /// The compute shader.
+    pub shader: ShaderDesc,
+    /// `@group(0)` entries.
+    pub group: Vec<wgpu::BindGroupLayoutEntry>,
+    /// Features the shader needs.
+    pub features: wgpu::Features,
+}
+
+/// A render or compute pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PipelineDesc {
+    /// Vertex (+ pixel) stages.
+    Render(Box<RenderPipelineDesc>),
+    /// A compute stage.
+    Compute(ComputePipelineDesc),
+}
+
+/// One pass × permutation of an effect and its pipeline.
+#[derive(Debug, Clone)]
+pub struct EffectPipeline {
+    /// Pass index (into `Effect::passes`).
+    pub pass: usize,
+    /// Permutation index (into [`CompiledEffect::permutations`]).
+    pub permutation: usize,
+    /// The pipeline.
+    pub desc: RenderPipelineDesc,
+}
+
+/// The pipeline of every pass × permutation of a compiled effect, in the generated `VARIANTS`
+/// order (pass-major), as the generated `create_render_pipeline` builds it with the validator's
+/// formats: one colour target per pixel-shader output (format by scalar type: [`FLOAT_TARGET`],
+/// [`UINT_TARGET`], [`SINT_TARGET`]; smaller ones, [`FALLBACK_TARGET_FORMATS`], when those exceed
+/// WebGPU's [`COLOR_BYTES_PER_SAMPLE`]) with the pass's blend state and write mask, a depth buffer
+/// ([`DEPTH_FORMAT`], or [`DEPTH_STENCIL_FORMAT`] with the stencil test on) with the pass's
+/// depth-stencil state when the pass declares one, sets a depth bias, has no colour target or
+/// its pixel shader writes depth, and one sample per pixel ([`ALPHA_TO_COVERAGE_SAMPLES`] with
+/// alpha to coverage).
+///
+/// Compute passes are not included yet: their pipelines are not validated here.
+pub fn effect_pipelines(c: &CompiledEffect) -> Vec<EffectPipeline> {
+    let plan = PipelinePlan::new(c);
+    plan.iter()
+        .filter(|(pi, _, _)| !c.effect.passes[*pi].is_compute())
+        .map(|(pi, vi, v)| {
+            let states = &c.effect.passes[pi].states;
+            let vs = &c.shaders[v.vertex];
+            let ps = v.pixel.map(|p| &c.shaders[p]);
+            let [g0, g1] = plan.entries(v);
+            let vertex_buffer = v.vertex_layout.map(|l| {
+                let l = &plan.vertex_layouts[l];
+                vertex_buffer(&l.attributes, l.stride)
+            });
+            let mut features = states_features(states);
+            for s in std::iter::once(vs).chain(ps) {
+                features |= wgsl_features(&s.info.wgsl);
+            }
+            let outputs = ps.map(|p| p.info.outputs.as_slice()).unwrap_or_default();
+            let desc = RenderPipelineDesc {
+                vertex: shader_desc(&vs.labels[0], &vs.info),
+                pixel: ps.map(|p| shader_desc(&p.labels[0], &p.info)),
+                groups: [layout_entries(g0, Stage::Vertex), layout_entries(g1, Stage::Pixel)],
+                vertex_buffer,
+                primitive: primitive_state(states),
+                color_targets: color_targets(states, outputs),
+                depth_stencil: None,
+                multisample: multisample_state(states),
+                features,
+            };
+            let declared = states.depth_stencil != DepthStencilDesc::default() || states.rasterizer.has_bias();
+            EffectPipeline { pass: pi, permutation: vi, desc: with_depth(desc, states, outputs, declared) }
+        })
+        .collect()
+}
+
+/// Adds the depth buffer when the pass needs one (see [`effect_pipelines`]).
+fn with_depth(
+    mut d: RenderPipelineDesc,
+    states: &PassStates,
+    outputs: &[Interface],
+    declared: bool,
+) -> RenderPipelineDesc {
+    let writes_depth = outputs.iter().any(|o| o.builtin.as_deref().is_some_and(|b| b.starts_with("frag_depth")));
+    if declared || writes_depth || d.color_targets.iter().all(Option::is_none) {
+        let format = if states.depth_stencil.stencil_enable { DEPTH_STENCIL_FORMAT } else { DEPTH_FORMAT };
+        d.depth_stencil = Some(depth_stencil_state(states, format));
+    }
+    d
+}
+
+fn shader_desc(label: &str, info: &StageInfo) -> ShaderDesc {
+    ShaderDesc { label: label.to_string(), wgsl: info.wgsl.clone(), entry_point: info.entry_point.clone() }
+}
+
+/// The features a WGSL module's `enable` directives need (as `dxbc_wgsl::Translation::
+/// required_features` lists them: `clip-distances`, `primitive-index`).
+pub fn wgsl_features(wgsl: &str) -> wgpu::Features {
+    let mut f = wgpu::Features::empty();
+    for line in wgsl.lines().map(str::trim) {
+        match line {
+            "enable clip_distances;" => f |= wgpu::Features::CLIP_DISTANCES,
+            "enable primitive_index;" => f |= wgpu::Features::PRIMITIVE_INDEX,
+            _ => {}
+        }
+    }
+    f
+}
+
+/// wgpu's feature for a WebGPU feature name of `Translation::required_features`.
+pub fn feature_by_name(name: &str) -> Option<wgpu::Features> {
+    match name {
+        "clip-distances" => Some(wgpu::Features::CLIP_DISTANCES),
+        "primitive-index" => Some(wgpu::Features::PRIMITIVE_INDEX),
+        "depth-clip-control" => Some(wgpu::Features::DEPTH_CLIP_CONTROL),
+        _ => None,
+    }
+}
+
+/// WebGPU's names of the features in `f` that the validator knows.
+pub fn feature_names(f: wgpu::Features) -> Vec<&'static str> {
+    ["clip-distances", "primitive-index", "depth-clip-control"]
+        .into_iter()
+        .filter(|n| feature_by_name(n).is_some_and(|x| f.contains(x)))
+        .collect()
+}
+
+/// The features the pass's states need (the generated `required_features`).
+pub fn states_features(s: &PassStates) -> wgpu::Features {
+    if s.rasterizer.depth_clip_enable {
+        wgpu::Features::empty()
+    } else {
+        wgpu::Features::DEPTH_CLIP_CONTROL
+    }
+}
+
+/// The vertex buffer of a plan's attributes.
+pub fn vertex_buffer(attributes: &[plan::VertexAttribute], stride: u32) -> VertexBuffer {
+    VertexBuffer {
+        array_stride: u64::from(stride),
+        attributes: attributes
+            .iter()
+            .map(|a| wgpu::VertexAttribute {
+                format: vertex_format(&a.format),
+                offset: u64::from(a.offset),
+                shader_location: a.location,
+            })
+            .collect(),
+    }
+}
+
+/// Bind group layout entries of a stage's bindings (in the plan's order), visible to `stage`,
+/// as the generated `VERTEX_GROUPS`/`PIXEL_GROUPS` declare them.
+pub fn layout_entries(bindings: &[Binding], stage: Stage) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let visibility = match stage {
+        Stage::Vertex => wgpu::ShaderStages::VERTEX,
+        Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
+        Stage::Compute => wgpu::ShaderStages::COMPUTE,
+    };
+    bindings
+        .iter()
+        .map(|b| wgpu::BindGroupLayoutEntry { binding: b.binding, visibility, ty: binding_type(&b.kind), count: None })
+        .collect()
+}
+
+/// The layout entry type of a binding (the generated code's; storage textures read-write).
+pub fn binding_type(kind: &BindingKind) -> wgpu::BindingType {
+    match kind {
+        BindingKind::UniformBuffer { size_bytes } => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(u64::from(*size_bytes)),
+        },
+        BindingKind::StorageBuffer { read_only } => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        BindingKind::Sampler { comparison } => wgpu::BindingType::Sampler(if *comparison {
+            wgpu::SamplerBindingType::Comparison
+        } else {
+            wgpu::SamplerBindingType::Filtering
+        }),
+        BindingKind::Texture { dimension, sample, multisampled } => wgpu::BindingType::Texture {
+            sample_type: match sample {
+                SampleType::Float => wgpu::TextureSampleType::Float { filterable: true },
+                SampleType::UnfilterableFloat => wgpu::TextureSampleType::Float { filterable: false },
+                SampleType::Sint => wgpu::TextureSampleType::Sint,
+                SampleType::Uint => wgpu::TextureSampleType::Uint,
+                SampleType::Depth => wgpu::TextureSampleType::Depth,
+            },
+            view_dimension: view_dimension(dimension),
+            multisampled: *multisampled,
+        },
+        BindingKind::StorageTexture { dimension, format, read_write } => wgpu::BindingType::StorageTexture {
+            access: if *read_write {
+                wgpu::StorageTextureAccess::ReadWrite
+            } else {
+                wgpu::StorageTextureAccess::WriteOnly
+            },
+            format: storage_format(format),
+            view_dimension: view_dimension(dimension),
+        },
+    }
+}
+
+/// The view dimension of a WGSL dimension name (`2d` when unknown, as the generated code).
+pub fn view_dimension(d: &str) -> wgpu::TextureViewDimension {
+    match d {
+        "1d" => wgpu::TextureViewDimension::D1,
+        "2d_array" => wgpu::TextureViewDimension::D2Array,
+        "cube" => wgpu::TextureViewDimension::Cube,
+        "cube_array" => wgpu::TextureViewDimension::CubeArray,
+        "3d" => wgpu::TextureViewDimension::D3,
+        _ => wgpu::TextureViewDimension::D2,
+    }
+}
+
+/// The texture format of a WGSL storage texel format name.
+pub fn storage_format(name: &str) -> wgpu::TextureFormat {
+    crate::conformance::draw::storage_format(name).unwrap_or(wgpu::TextureFormat::R32Uint)
+}
+
+/// The wgpu vertex format of a [`VertexFormat`] (by its variant name).
+pub fn vertex_format(f: &VertexFormat) -> wgpu::VertexFormat {
+    use wgpu::VertexFormat as V;
+    const ALL: [wgpu::VertexFormat; 41] = [
+        V::Uint8,
+        V::Uint8x2,
+        V::Uint8x4,
+        V::Sint8,
+        V::Sint8x2,
+        V::Sint8x4,
+        V::Unorm8,
+        V::Unorm8x2,
+        V::Unorm8x4,
+        V::Snorm8,
+        V::Snorm8x2,
+        V::Snorm8x4,
+        V::Uint16,
+        V::Uint16x2,
+        V::Uint16x4,
+        V::Sint16,
+        V::Sint16x2,
+        V::Sint16x4,
+        V::Unorm16,
+        V::Unorm16x2,
+        V::Unorm16x4,
+        V::Snorm16,
+        V::Snorm16x2,
+        V::Snorm16x4,
+        V::Float16,
+        V::Float16x2,
+        V::Float16x4,
+        V::Float32,
+        V::Float32x2,
+        V::Float32x3,
+        V::Float32x4,
+        V::Uint32,
+        V::Uint32x2,
+        V::Uint32x3,
+        V::Uint32x4,
+        V::Sint32,
+        V::Sint32x2,
+        V::Sint32x3,
+        V::Sint32x4,
+        V::Unorm10_10_10_2,
+        V::Unorm8x4Bgra,
+    ];
+    ALL.into_iter()
+        .find(|v| format!("{v:?}") == f.wgpu)
+        .unwrap_or_else(|| panic!("vertex format {} has no wgpu value in the validator's table", f.wgpu))
+}
+
+/// wgpu's blend factor.
+pub fn blend_factor(b: Blend) -> wgpu::BlendFactor {
+    use wgpu::BlendFactor as F;
+    match b {
+        Blend::Zero => F::Zero,
+        Blend::One => F::One,
+        Blend::SrcColor => F::Src,
+        Blend::InvSrcColor => F::OneMinusSrc,
+        Blend::SrcAlpha => F::SrcAlpha,
+        Blend::InvSrcAlpha => F::OneMinusSrcAlpha,
+        Blend::DestAlpha => F::DstAlpha,
+        Blend::InvDestAlpha => F::OneMinusDstAlpha,
+        Blend::DestColor => F::Dst,
+        Blend::InvDestColor => F::OneMinusDst,
+        Blend::SrcAlphaSat => F::SrcAlphaSaturated,
+        Blend::BlendFactor => F::Constant,
+        Blend::InvBlendFactor => F::OneMinusConstant,
+    }
+}
+
+/// wgpu's blend operation.
+pub fn blend_operation(op: BlendOp) -> wgpu::BlendOperation {
+    use wgpu::BlendOperation as O;
+    match op {
+        BlendOp::Add => O::Add,
+        BlendOp::Subtract => O::Subtract,
+        BlendOp::RevSubtract => O::ReverseSubtract,
+        BlendOp::Min => O::Min,
+        BlendOp::Max => O::Max,
+    }
+}
+
+/// wgpu's comparison.
+pub fn compare_function(c: Comparison) -> wgpu::CompareFunction {
+    use wgpu::CompareFunction as C;
+    match c {
+        Comparison::Never => C::Never,
+        Comparison::Less => C::Less,
+        Comparison::Equal => C::Equal,
+        Comparison::LessEqual => C::LessEqual,
+        Comparison::Greater => C::Greater,
+        Comparison::NotEqual => C::NotEqual,
+        Comparison::GreaterEqual => C::GreaterEqual,
+        Comparison::Always => C::Always,
+    }
+}
+
+/// wgpu's stencil operation.
+pub fn stencil_operation(op: StencilOp) -> wgpu::StencilOperation {
+    use wgpu::StencilOperation as S;
+    match op {
+        StencilOp::Keep => S::Keep,
+        StencilOp::Zero => S::Zero,
+        StencilOp::Replace => S::Replace,
+        StencilOp::IncrSat => S::IncrementClamp,
+        StencilOp::DecrSat => S::DecrementClamp,
+        StencilOp::Invert => S::Invert,
+        StencilOp::Incr => S::IncrementWrap,
+        StencilOp::Decr => S::DecrementWrap,
+    }
+}
+
+/// wgpu's topology.
+pub fn topology(t: Topology) -> wgpu::PrimitiveTopology {
+    use wgpu::PrimitiveTopology as P;
+    match t {
+        Topology::PointList => P::PointList,
+        Topology::LineList => P::LineList,
+        Topology::LineStrip => P::LineStrip,
+        Topology::TriangleList => P::TriangleList,
+        Topology::TriangleStrip => P::TriangleStrip,
+    }
+}
+
+/// wgpu's cull mode.
+pub fn cull_mode(c: CullMode) -> Option<wgpu::Face> {
+    match c {
+        CullMode::None => None,
+        CullMode::Front => Some(wgpu::Face::Front),
+        CullMode::Back => Some(wgpu::Face::Back),
+    }
+}
+
+/// The generated `primitive_state`.
+pub fn primitive_state(s: &PassStates) -> wgpu::PrimitiveState {
+    let r = &s.rasterizer;
+    wgpu::PrimitiveState {
+        topology: topology(s.topology),
+        strip_index_format: None,
+        front_face: if r.front_counter_clockwise { wgpu::FrontFace::Ccw } else { wgpu::FrontFace::Cw },
+        cull_mode: cull_mode(r.cull_mode),
+        unclipped_depth: !r.depth_clip_enable,
+        polygon_mode: wgpu::PolygonMode::Fill,
+        conservative: false,
+    }
+}
+
+/// The generated `blend_state(target)`.
+pub fn blend_state(s: &PassStates, target: usize) -> Option<wgpu::BlendState> {
+    if target >= 8 {
+        return None;
+    }
+    let component = |(src, dst, op): (Blend, Blend, BlendOp)| wgpu::BlendComponent {
+        src_factor: blend_factor(src),
+        dst_factor: blend_factor(dst),
+        operation: blend_operation(op),
+    };
+    s.blend
+        .target(target)
+        .components()
+        .map(|[color, alpha]| wgpu::BlendState { color: component(color), alpha: component(alpha) })
+}
+
+/// The generated `color_write_mask(target)`.
+pub fn color_write_mask(s: &PassStates, target: usize) -> wgpu::ColorWrites {
+    if target >= 8 {
+        return wgpu::ColorWrites::ALL;
+    }
+    wgpu::ColorWrites::from_bits_truncate(u32::from(s.blend.target(target).write_mask & 0xF))
+}
+
+/// The generated `color_target_states(formats)`.
+pub fn color_target_states(s: &PassStates, formats: &[wgpu::TextureFormat]) -> Vec<Option<wgpu::ColorTargetState>> {
+    formats
+        .iter()
+        .enumerate()
+        .map(|(i, &format)| {
+            Some(wgpu::ColorTargetState { format, blend: blend_state(s, i), write_mask: color_write_mask(s, i) })
+        })
+        .collect()
+}
+
+/// The colour target format the validator uses for an output of `scalar` type.
+pub fn target_format(scalar: ScalarKind) -> wgpu::TextureFormat {
+    match scalar {
+        ScalarKind::Float => FLOAT_TARGET,
+        ScalarKind::Uint => UINT_TARGET,
+        ScalarKind::Sint => SINT_TARGET,
+    }
+}
+
+/// The colour target formats the validator falls back to, in order, when those of
+/// [`target_format`] exceed [`COLOR_BYTES_PER_SAMPLE`]: 4-byte integer formats, then one byte per
+/// target (`R8Unorm`, `R8Uint`, `R8Sint`: a shader may write more channels than a target has), so
+/// that only what no choice of formats avoids is reported.
+pub const FALLBACK_TARGET_FORMATS: [fn(ScalarKind) -> wgpu::TextureFormat; 2] = [
+    |scalar| match scalar {
+        ScalarKind::Float => FLOAT_TARGET,
+        ScalarKind::Uint => wgpu::TextureFormat::Rgba8Uint,
+        ScalarKind::Sint => wgpu::TextureFormat::Rgba8Sint,
+    },
+    |scalar| match scalar {
+        ScalarKind::Float => wgpu::TextureFormat::R8Unorm,
+        ScalarKind::Uint => wgpu::TextureFormat::R8Uint,
+        ScalarKind::Sint => wgpu::TextureFormat::R8Sint,
+    },
+];
+
+/// WebGPU's default `maxColorAttachmentBytesPerSample`.
+pub const COLOR_BYTES_PER_SAMPLE: u32 = 32;
+
+/// Bytes per sample of colour targets, as wgpu counts them against the limit.
+fn color_bytes(formats: &[wgpu::TextureFormat]) -> u32 {
+    formats.iter().fold(0, |total, f| {
+        let align = f.target_component_alignment().unwrap_or(1);
+        total.next_multiple_of(align) + f.target_pixel_byte_cost().unwrap_or(0)
+    })
+}
+
+/// One target per `SV_Target` the pixel shader writes (`None` in the gaps), with the pass's
+/// blend state and write mask. Formats by scalar type ([`target_format`]), or the first of
+/// [`FALLBACK_TARGET_FORMATS`] within WebGPU's [`COLOR_BYTES_PER_SAMPLE`].
+fn color_targets(s: &PassStates, outputs: &[Interface]) -> Vec<Option<wgpu::ColorTargetState>> {
+    let written: Vec<(u32, ScalarKind)> = outputs.iter().filter_map(|o| o.location.map(|l| (l, o.scalar))).collect();
+    let count = written.iter().map(|(l, _)| l + 1).max().unwrap_or(0);
+    let formats = |pick: fn(ScalarKind) -> wgpu::TextureFormat| -> Vec<Option<wgpu::TextureFormat>> {
+        (0..count).map(|i| written.iter().find(|(l, _)| *l == i).map(|&(_, scalar)| pick(scalar))).collect()
+    };
+    let mut chosen = formats(target_format);
+    for fallback in FALLBACK_TARGET_FORMATS {
+        if color_bytes(&chosen.iter().flatten().copied().collect::<Vec<_>>()) <= COLOR_BYTES_PER_SAMPLE {
+            break;
+        }
+        chosen = formats(fallback);
+    }
+    chosen
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            f.map(|format| wgpu::ColorTargetState {
+                format,
+                blend: blend_state(s, i),
+                write_mask: color_write_mask(s, i),
+            })
+        })
+        .collect()
+}
+
+fn stencil_face(f: &StencilFace) -> wgpu::StencilFaceState {
+    wgpu::StencilFaceState {
+        compare: compare_function(f.func),
+        fail_op: stencil_operation(f.fail),
+        depth_fail_op: stencil_operation(f.depth_fail),
+        pass_op: stencil_operation(f.pass),
+    }
+}
+
+/// The generated `depth_stencil_state(format)`.
+pub fn depth_stencil_state(s: &PassStates, format: wgpu::TextureFormat) -> wgpu::DepthStencilState {
+    let d = &s.depth_stencil;
+    let r = &s.rasterizer;
+    let stencil = if d.stencil_enable {
+        wgpu::StencilState {
+            front: stencil_face(&d.front_face),
+            back: stencil_face(&d.back_face),
+            read_mask: u32::from(d.stencil_read_mask),
+            write_mask: u32::from(d.stencil_write_mask),
+        }
+    } else {
+        wgpu::StencilState {
+            front: wgpu::StencilFaceState::IGNORE,
+            back: wgpu::StencilFaceState::IGNORE,
+            read_mask: 0,
+            write_mask: 0,
+        }
+    };
+    wgpu::DepthStencilState {
+        format,
+        depth_write_enabled: Some(d.wgpu_depth_write()),
+        depth_compare: Some(compare_function(d.depth_compare())),
+        stencil,
+        bias: wgpu::DepthBiasState {
+            constant: r.depth_bias,
+            slope_scale: r.slope_scaled_depth_bias,
+            clamp: r.depth_bias_clamp,
+        },
+    }
+}
+
+/// The generated `multisample_state(count)`.
+pub fn multisample_state_with(s: &PassStates, count: u32) -> wgpu::MultisampleState {
+    wgpu::MultisampleState { count, mask: !0, alpha_to_coverage_enabled: s.blend.alpha_to_coverage }
+}
+
+/// The multisample state the validator uses: one sample, or [`ALPHA_TO_COVERAGE_SAMPLES`] with
+/// alpha to coverage (which WebGPU allows only on multisampled targets).
+pub fn multisample_state(s: &PassStates) -> wgpu::MultisampleState {
+    multisample_state_with(s, if s.blend.alpha_to_coverage { ALPHA_TO_COVERAGE_SAMPLES } else { 1 })
+}
+
+/// The pipeline of a bare shader (no effect file): a pixel shader with a synthesized full-screen
+/// vertex shader writing every input it reads; a vertex shader with a minimal pixel shader
+/// writing one `Rgba8Unorm` target, fed by the vertex buffer its inputs need (32-bit formats);
+/// a compute shader alone. Layouts from the translation's bindings (storage textures with the
+/// access the module declares), D3D11's default states, colour targets by output type, a depth
+/// buffer when the pixel shader writes depth or no colour target.
+///
+/// # Errors
+/// A stage that has no pipeline in WebGPU, or a pixel shader whose WGSL naga cannot re-read.
+pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, String> {
+    let info =
+        StageInfo::from_translation(t).ok_or_else(|| format!("{} shaders have no WebGPU pipeline", t.stage.name()))?;
+    let mut features = wgpu::Features::empty();
+    for name in &t.required_features {
+        features |= feature_by_name(name).ok_or_else(|| format!("unknown required feature `{name}`"))?;
+    }
+    let label = "the shader".to_string();
+    let own = shader_desc(&label, &info);
+    let storage = storage_access(&t.wgsl);
+    let entries = |stage: Stage| {
+        let mut e = layout_entries(&plan::group_entries(&info.bindings), stage);
+        for entry in &mut e {
+            if let wgpu::BindingType::StorageTexture { access, .. } = &mut entry.ty {
+                if let Some((_, a)) = storage.iter().find(|(b, _)| *b == entry.binding) {
+                    *access = *a;
+                }
+            }
+        }
+        e
+    };
+    let states = PassStates::default();
+    match info.stage {
+        Stage::Compute => {
+            Ok(PipelineDesc::Compute(ComputePipelineDesc { shader: own, group: entries(Stage::Compute), features }))
+        }
+        Stage::Pixel => {
+            let program = crate::conformance::draw::Program::from_translation(t.clone());
+            let vs = crate::conformance::draw::fullscreen_vs_for(&program)?;
+            let d = RenderPipelineDesc {
+                vertex: ShaderDesc {
+                    label: "a full-screen vertex shader".into(),
+                    wgsl: vs.wgsl,
+                    entry_point: vs.entry,
+                },
+                pixel: Some(own),
+                groups: [Vec::new(), entries(Stage::Pixel)],
+                vertex_buffer: None,
+                primitive: primitive_state(&states),
+                color_targets: color_targets(&states, &info.outputs),
+                depth_stencil: None,
+                multisample: multisample_state(&states),
+                features,
+            };
+            Ok(PipelineDesc::Render(Box::new(with_depth(d, &states, &info.outputs, false))))
+        }
+        Stage::Vertex => {
+            let vertex_buffer = plan::vertex_attributes(&info.inputs, &[]).map(|(a, stride)| vertex_buffer(&a, stride));
+            let mut ps = String::new();
+            let _ = writeln!(ps, "@fragment\nfn main() -> @location(0) vec4<f32> {{\n    return vec4<f32>(0.0);\n}}");
+            Ok(PipelineDesc::Render(Box::new(RenderPipelineDesc {
+                vertex: own,
+                pixel: Some(ShaderDesc {
+                    label: "a minimal pixel shader".into(),
+                    wgsl: ps,
+                    entry_point: "main".into(),
+                }),
+                groups: [entries(Stage::Vertex), Vec::new()],
+                vertex_buffer,
+                primitive: primitive_state(&states),
+                color_targets: color_target_states(&states, &[FLOAT_TARGET]),
+                depth_stencil: None,
+                multisample: multisample_state(&states),
+                features,
+            })))
+        }
+    }
+}
+
+/// The access of every storage texture a module declares, by binding number.
+fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
+    if !wgsl.contains("texture_storage_") {
+        return Vec::new();
+    }
+    let Ok(module) = naga::front::wgsl::parse_str(wgsl) else { return Vec::new() };
+    let mut out = Vec::new();
+    for (_, g) in module.global_variables.iter() {
+        let (Some(rb), naga::TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }) =
+            (&g.binding, &module.types[g.ty].inner)
+        else {
+            continue;
+        };
+        let a = if access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE) {
+            wgpu::StorageTextureAccess::ReadWrite
+        } else if access.contains(naga::StorageAccess::LOAD) {
+            wgpu::StorageTextureAccess::ReadOnly
+        } else {
+            wgpu::StorageTextureAccess::WriteOnly
+        };
+        out.push((rb.binding, a));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each value is the one the generated code names: `wgpu::X::{Debug name}` is the expression
+    /// `codegen` prints for it.
+    #[test]
+    fn wgpu_values_match_the_generated_expressions() {
+        for &b in Blend::ALL {
+            assert_eq!(format!("wgpu::BlendFactor::{:?}", blend_factor(b)), b.wgpu());
+        }
+        for &o in BlendOp::ALL {
+            assert_eq!(format!("wgpu::BlendOperation::{:?}", blend_operation(o)), o.wgpu());
+        }
+        for &c in Comparison::ALL {
+            assert_eq!(format!("wgpu::CompareFunction::{:?}", compare_function(c)), c.wgpu());
+        }
+        for &s in StencilOp::ALL {
+            assert_eq!(format!("wgpu::StencilOperation::{:?}", stencil_operation(s)), s.wgpu());
+        }
+        for &t in Topology::ALL {
+            assert_eq!(format!("wgpu::PrimitiveTopology::{:?}", topology(t)), t.wgpu());
+        }
+        for &c in CullMode::ALL {
+            let text = match cull_mode(c) {
+                None => "None".to_string(),
+                Some(f) => format!("Some(wgpu::Face::{f:?})"),
+            };
+            assert_eq!(text, c.wgpu());
+        }
+        for (f, _) in crate::vertex::FORMATS {
+            assert_eq!(format!("{:?}", vertex_format(f)), f.wgpu);
+        }
+        for name in [
+            "bgra8unorm",
+            "r32float",
+            "r32uint",
+            "r32sint",
+            "rg32float",
+            "rg32uint",
+            "rg32sint",
+            "rgba32float",
+            "rgba32uint",
+            "rgba32sint",
+            "rgba16float",
+            "rgba16uint",
+            "rgba16sint",
+            "rgba8unorm",
+            "rgba8snorm",
+            "rgba8uint",
+            "rgba8sint",
+        ] {
+            assert_eq!(format!("{:?}", storage_format(name)), crate::codegen::texture_format(name));
+        }
+    }
+
+    #[test]
+    fn wgsl_enable_directives_give_features() {
+        let f = wgsl_features("// x\nenable clip_distances;\nenable primitive_index;\n\nfn main() {}\n");
+        assert_eq!(f, wgpu::Features::CLIP_DISTANCES | wgpu::Features::PRIMITIVE_INDEX);
+        assert_eq!(wgsl_features("fn main() {}\n"), wgpu::Features::empty());
+        assert_eq!(feature_names(wgpu::Features::DEPTH_CLIP_CONTROL), ["depth-clip-control"]);
+    }
+}

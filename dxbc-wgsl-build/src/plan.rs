@@ -1,0 +1,192 @@
+//! The pipeline plan of a compiled effect: per pass and permutation, the shaders, the entries of
+//! both bind group layouts and the vertex buffer layout that the generated pipeline constructors
+//! use.
+//!
+//! It is the one data model behind the generated code and the GPU validator:
+//! [`crate::codegen::generate`] prints it as Rust (`VARIANTS`, `VERTEX_GROUPS`, `PIXEL_GROUPS`,
+//! `VERTEX_LAYOUTS` and the vertex structs), and the `gpu` feature's validator builds wgpu
+//! descriptors from the same values. The render states come from each pass's
+//! [`PassStates`](crate::effect::states::PassStates), the formats from the caller.
+
+use crate::compile::CompiledEffect;
+use crate::effect::{is_keyword, pascal_case, snake_case, VertexFormatOverride};
+use crate::stage::{Binding, Interface};
+use crate::vertex::VertexFormat;
+
+/// What the generated module builds, per pass and permutation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PipelinePlan {
+    /// Distinct bind group layouts, as entry lists sorted by binding number: `[0]` for
+    /// `@group(0)` (the vertex shader's resources), `[1]` for `@group(1)` (the pixel shader's).
+    pub groups: [Vec<Vec<Binding>>; 2],
+    /// Distinct vertex buffer layouts (one generated vertex struct each).
+    pub vertex_layouts: Vec<VertexLayout>,
+    /// Per pass, per permutation (in [`CompiledEffect::permutations`] order).
+    pub variants: Vec<Vec<VariantPlan>>,
+}
+
+/// One pass of one permutation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VariantPlan {
+    /// Vertex shader (index into [`CompiledEffect::shaders`]).
+    pub vertex: usize,
+    /// Pixel shader, if the pass has one.
+    pub pixel: Option<usize>,
+    /// The `@group(0)` layout (index into `PipelinePlan::groups[0]`).
+    pub vertex_group: usize,
+    /// The `@group(1)` layout (index into `PipelinePlan::groups[1]`).
+    pub pixel_group: usize,
+    /// The vertex buffer layout (index into [`PipelinePlan::vertex_layouts`]); `None` when the
+    /// vertex shader reads no vertex attributes.
+    pub vertex_layout: Option<usize>,
+}
+
+/// One interleaved vertex buffer (slot 0, per-vertex step).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VertexLayout {
+    /// Name of the generated vertex struct (`VertexPositionNormalTexcoord`).
+    pub struct_name: String,
+    /// Attributes in location order.
+    pub attributes: Vec<VertexAttribute>,
+    /// Bytes per vertex (a multiple of 4).
+    pub stride: u32,
+}
+
+/// One vertex attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VertexAttribute {
+    /// `@location` of the shader input.
+    pub location: u32,
+    /// Its semantic (`TEXCOORD1`).
+    pub semantic: String,
+    /// The format the buffer holds.
+    pub format: VertexFormat,
+    /// Byte offset in the vertex.
+    pub offset: u32,
+    /// Field name in the generated vertex struct.
+    pub field: String,
+}
+
+impl PipelinePlan {
+    /// The plan of a compiled effect.
+    pub fn new(c: &CompiledEffect) -> Self {
+        let mut plan =
+            PipelinePlan { groups: [Vec::new(), Vec::new()], vertex_layouts: Vec::new(), variants: Vec::new() };
+        for pass in &c.passes {
+            let mut per_pass = Vec::new();
+            for v in pass {
+                let vs = &c.shaders[v.vertex].info;
+                let vertex_group = intern(&mut plan.groups[0], group_entries(&vs.bindings));
+                let pixel_bindings = v.pixel.map(|p| c.shaders[p].info.bindings.as_slice()).unwrap_or_default();
+                let pixel_group = intern(&mut plan.groups[1], group_entries(pixel_bindings));
+                let vertex_layout = vertex_attributes(&vs.inputs, &c.effect.vertex_formats)
+                    .map(|(attributes, stride)| plan.intern_vertex_layout(attributes, stride));
+                per_pass.push(VariantPlan {
+                    vertex: v.vertex,
+                    pixel: v.pixel,
+                    vertex_group,
+                    pixel_group,
+                    vertex_layout,
+                });
+            }
+            plan.variants.push(per_pass);
+        }
+        plan
+    }
+
+    /// Every variant in pass-major order (the order of the generated `VARIANTS` table), with its
+    /// pass and permutation indices.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize, &VariantPlan)> {
+        self.variants.iter().enumerate().flat_map(|(p, per)| per.iter().enumerate().map(move |(i, v)| (p, i, v)))
+    }
+
+    /// The bind group layout entries of a variant: `[group 0, group 1]`.
+    pub fn entries(&self, v: &VariantPlan) -> [&[Binding]; 2] {
+        [&self.groups[0][v.vertex_group], &self.groups[1][v.pixel_group]]
+    }
+
+    /// Index of an identical layout, or of the new one, named after its attributes.
+    fn intern_vertex_layout(&mut self, attributes: Vec<VertexAttribute>, stride: u32) -> usize {
+        let key = |a: &VertexAttribute| (a.location, a.format, a.offset);
+        if let Some(i) =
+            self.vertex_layouts.iter().position(|l| l.attributes.iter().map(key).eq(attributes.iter().map(key)))
+        {
+            return i;
+        }
+        let mut name = String::from("Vertex");
+        for a in &attributes {
+            name.push_str(&pascal_case(&a.field));
+        }
+        let base = name.clone();
+        let mut n = 2;
+        while self.vertex_layouts.iter().any(|l| l.struct_name == name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        self.vertex_layouts.push(VertexLayout { struct_name: name, attributes, stride });
+        self.vertex_layouts.len() - 1
+    }
+}
+
+/// A stage's bindings as bind group layout entries: sorted by binding number.
+pub fn group_entries(bindings: &[Binding]) -> Vec<Binding> {
+    let mut entries = bindings.to_vec();
+    entries.sort_by_key(|b| b.binding);
+    entries
+}
+
+fn intern(list: &mut Vec<Vec<Binding>>, entries: Vec<Binding>) -> usize {
+    match list.iter().position(|x| *x == entries) {
+        Some(i) => i,
+        None => {
+            list.push(entries);
+            list.len() - 1
+        }
+    }
+}
+
+/// The vertex buffer a vertex shader with `inputs` reads: its attributes tightly packed in
+/// location order (each offset aligned to min(4, format size)) with the shader input's 32-bit
+/// format unless `overrides` (the effect file's `[vertex_formats]`) names another, and the stride
+/// rounded up to 4. `None` when the shader reads no vertex attributes.
+pub fn vertex_attributes(
+    inputs: &[Interface],
+    overrides: &[VertexFormatOverride],
+) -> Option<(Vec<VertexAttribute>, u32)> {
+    let mut inputs: Vec<_> = inputs.iter().filter(|i| i.location.is_some()).collect();
+    if inputs.is_empty() {
+        return None;
+    }
+    inputs.sort_by_key(|i| i.location);
+    let mut attrs = Vec::new();
+    let mut offset = 0u32;
+    let mut names: Vec<String> = Vec::new();
+    for i in inputs {
+        let format = overrides
+            .iter()
+            .find(|o| o.semantic.eq_ignore_ascii_case(&i.semantic) && o.index == i.semantic_index)
+            .map(|o| o.format)
+            .unwrap_or_else(|| VertexFormat::default_for(i.scalar.vertex_kind(), i.components));
+        let align = format.size.min(4);
+        offset = offset.div_ceil(align) * align;
+        let sem = i.semantic.strip_prefix("SV_").or_else(|| i.semantic.strip_prefix("sv_")).unwrap_or(&i.semantic);
+        let mut field = snake_case(sem);
+        if i.semantic_index != 0 {
+            field.push_str(&i.semantic_index.to_string());
+        }
+        if field.is_empty() || is_keyword(&field) || names.contains(&field) {
+            field = format!("{field}_l{}", i.location.unwrap_or(0));
+        }
+        names.push(field.clone());
+        attrs.push(VertexAttribute {
+            location: i.location.unwrap_or(0),
+            semantic: i.semantic_label(),
+            format,
+            offset,
+            field,
+        });
+        offset += format.size;
+    }
+    let stride = offset.div_ceil(4) * 4;
+    Some((attrs, stride))
+}

@@ -1,0 +1,261 @@
+//! GPU validation (`dxbc_wgsl_build::gpu_validate`) on the CI's adapter (lavapipe):
+//!
+//! - every shipped example effect (`example-engine/effects/*.toml`), every pass × permutation,
+//!   and every DirectXTK shader (the corpus folder, and the blobs in example-engine) as a bare
+//!   shader: the device accepts all of them;
+//! - a deliberately broken pipeline (a layout without a binding the shader uses, a vertex layout
+//!   of the wrong format kind) is reported, naming effect, pass, permutation and shaders;
+//! - the validator's descriptors are the generated code's: for every example effect and
+//!   `tests/effects/render_states.effect.toml`, each pass × permutation's shaders, bind group
+//!   layout entries, vertex buffer layout and render states equal what the generated module's
+//!   functions return.
+//!
+//! Needs a GPU adapter (CI installs lavapipe); `DXBC_WGSL_SKIP_GPU=1` skips explicitly.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use dxbc_wgsl_build::compile::{self, CompiledEffect, DirectTranslator};
+use dxbc_wgsl_build::gpu_validate::{effect_pipelines, GpuValidator, RenderPipelineDesc, Severity};
+use dxbc_wgsl_build::Effect;
+use dxbc_wgsl_tests::gpu::SKIP_GPU_ENV;
+
+dxbc_wgsl_macros::include_effect!("effects/render_states.effect.toml");
+
+fn root() -> PathBuf {
+    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap()
+}
+
+/// The validator, or `None` when `DXBC_WGSL_SKIP_GPU=1`; a missing adapter fails the test.
+fn validator(test: &str) -> Option<GpuValidator> {
+    if std::env::var(SKIP_GPU_ENV).is_ok_and(|v| v == "1") {
+        eprintln!("SKIPPED {test}: {SKIP_GPU_ENV}=1");
+        return None;
+    }
+    match GpuValidator::new(None) {
+        Ok(v) => {
+            eprintln!("{test}: adapter {}", v.adapter_summary());
+            Some(v)
+        }
+        Err(e) => panic!("{test}: {e}\n(set {SKIP_GPU_ENV}=1 to skip the GPU tests explicitly on this machine)"),
+    }
+}
+
+fn compile(path: &Path) -> CompiledEffect {
+    let effect = Effect::load(path).unwrap_or_else(|d| panic!("{}: {}", path.display(), d.first().unwrap()));
+    compile::compile(effect, &mut DirectTranslator).unwrap_or_else(|d| panic!("{}", d.first().unwrap()))
+}
+
+fn example_effects() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("example-engine/effects"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".toml"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    files
+}
+
+fn dxbc_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            dxbc_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "dxbc" || e == "cso") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn example_effects_and_directxtk_shaders_pass_gpu_validation() {
+    let Some(gpu) = validator("example_effects_and_directxtk_shaders_pass_gpu_validation") else { return };
+    let mut failures = Vec::new();
+
+    let start = Instant::now();
+    let mut variants = 0;
+    for path in example_effects() {
+        let compiled = compile(&path);
+        variants += effect_pipelines(&compiled).len();
+        for issue in gpu.validate_effect(&compiled) {
+            failures.push(issue.to_string());
+        }
+    }
+    let effects = gpu.stats();
+    eprintln!(
+        "example effects: {variants} pass × permutation pipelines, {} distinct, {} shader modules, {:.1} ms \
+         (validator busy {:.2} ms per pipeline)",
+        effects.pipelines,
+        effects.modules,
+        start.elapsed().as_secs_f64() * 1e3,
+        effects.busy.as_secs_f64() * 1e3 / effects.pipelines.max(1) as f64
+    );
+
+    let mut folders = vec![root().join("example-engine/shaders/directxtk")];
+    match dxbc_wgsl_tests::corpus_dir() {
+        Some(c) => folders.push(c.join("directxtk")),
+        None => eprintln!("SKIPPED the corpus's directxtk folder: the corpus is absent (set DXBC_WGSL_CORPUS)"),
+    }
+    for folder in folders {
+        let mut files = Vec::new();
+        dxbc_files(&folder, &mut files);
+        let before = gpu.stats();
+        let start = Instant::now();
+        let (mut validated, mut refused) = (0, 0);
+        for f in &files {
+            let bytes = std::fs::read(f).unwrap();
+            let t = match dxbc_wgsl::translate(&bytes, &dxbc_wgsl::TranslateOptions::default()) {
+                Ok(t) => t,
+                Err(dxbc_wgsl::TranslateError::Unsupported(_)) => {
+                    refused += 1;
+                    continue;
+                }
+                Err(e) => panic!("{}: {e}", f.display()),
+            };
+            validated += 1;
+            for p in gpu.check_shader(&t) {
+                if p.severity == Severity::MissingFeature {
+                    eprintln!("{}: {p}", f.display());
+                } else {
+                    failures.push(format!("{}: {p}", f.display()));
+                }
+            }
+        }
+        let after = gpu.stats();
+        eprintln!(
+            "{}: {validated} shaders validated ({refused} refused by the translator), {} new pipelines, {:.1} ms",
+            folder.display(),
+            after.pipelines - before.pipelines,
+            start.elapsed().as_secs_f64() * 1e3
+        );
+        assert!(validated > 0, "{}: no shader found", folder.display());
+    }
+    assert!(failures.is_empty(), "GPU errors:\n{}", failures.join("\n"));
+}
+
+/// Breaks a compiled effect in ways only a pipeline shows and checks that each is reported.
+#[test]
+fn broken_pipelines_are_reported_with_effect_pass_and_permutation() {
+    let Some(gpu) = validator("broken_pipelines_are_reported_with_effect_pass_and_permutation") else { return };
+    let path = root().join("example-engine/effects/dual_texture.effect.toml");
+    let compiled = compile(&path);
+    assert!(gpu.validate_effect(&compiled).is_empty());
+
+    // 1. The layout omits a binding the pixel shader uses: drop `t1` from the fog pixel shader's
+    // bindings (the WGSL still declares and samples it).
+    let mut broken = compiled.clone();
+    let ps = broken.shaders.iter().position(|s| s.labels[0] == "DualTextureEffect_PSDualTexture.dxbc").unwrap();
+    let before = broken.shaders[ps].info.bindings.len();
+    broken.shaders[ps].info.bindings.retain(|b| b.register() != "t1");
+    assert_eq!(broken.shaders[ps].info.bindings.len(), before - 1);
+    let issues = gpu.validate_effect(&broken);
+    let text: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    eprintln!("{}", text.join("\n"));
+    // The fog permutations use that pixel shader; the others are fine.
+    assert_eq!(issues.len(), 2, "{text:#?}");
+    for i in &issues {
+        assert_eq!(i.severity, Severity::Error);
+        assert_eq!((i.effect.as_str(), i.pass.as_str()), ("DualTextureEffect", "main"));
+        assert!(i.permutation.starts_with("fog=true, vertex_color="), "{i}");
+        assert!(i.shaders.iter().any(|s| s.label() == "DualTextureEffect_PSDualTexture.dxbc"), "{i}");
+        assert!(i.file.ends_with("dual_texture.effect.toml") && i.line > 1, "{i}");
+        assert!(i.message.contains("binding"), "{i}");
+        let line = i.to_string();
+        assert!(line.contains("dual_texture.effect.toml:") && line.contains("pass `main`"), "{line}");
+    }
+
+    // 2. A vertex layout whose format kind is wrong: the float SV_Position fed from uint32x3.
+    let mut broken = compiled.clone();
+    let o = &mut broken.effect.vertex_formats[0];
+    assert!(o.semantic.eq_ignore_ascii_case("SV_Position"));
+    o.format = dxbc_wgsl_build::vertex::VertexFormat::by_name("uint32x3").unwrap();
+    let issues = gpu.validate_effect(&broken);
+    let text: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    eprintln!("{}", text.join("\n"));
+    assert_eq!(issues.len(), 4, "every permutation reads SV_Position: {text:#?}");
+    let perms: Vec<&str> = issues.iter().map(|i| i.permutation.as_str()).collect();
+    assert_eq!(
+        perms,
+        [
+            "fog=false, vertex_color=false",
+            "fog=false, vertex_color=true",
+            "fog=true, vertex_color=false",
+            "fog=true, vertex_color=true"
+        ]
+    );
+    assert!(issues.iter().all(|i| i.severity == Severity::Error && i.message.contains("Uint32x3")), "{text:#?}");
+}
+
+/// Checks the validator's descriptors of one pass × permutation against the generated module.
+macro_rules! check_generated {
+    ($fx:path, $desc:expr, $perm:expr $(, $pass:expr)?) => {{
+        use $fx as fx;
+        let d: &RenderPipelineDesc = $desc;
+        let p = fx::Permutation::ALL[$perm];
+        let shaders = p.shaders($($pass)?).unwrap();
+        assert_eq!((shaders.vertex.wgsl, shaders.vertex.entry_point), (d.vertex.wgsl.as_str(), d.vertex.entry_point.as_str()));
+        assert_eq!(
+            shaders.pixel.map(|s| (s.wgsl, s.entry_point)),
+            d.pixel.as_ref().map(|s| (s.wgsl.as_str(), s.entry_point.as_str()))
+        );
+        let [g0, g1] = fx::bind_group_layout_entries($($pass,)? p);
+        assert_eq!((g0, g1), (d.groups[0].as_slice(), d.groups[1].as_slice()), "bind group layout entries");
+        let layout = p.vertex_buffer_layout($($pass)?);
+        assert_eq!(
+            layout.map(|l| (l.array_stride, l.step_mode, l.attributes.to_vec())),
+            d.vertex_buffer.as_ref().map(|b| (b.array_stride, wgpu::VertexStepMode::Vertex, b.attributes.clone())),
+            "vertex buffer layout"
+        );
+        assert_eq!(fx::primitive_state($($pass)?), d.primitive, "primitive state");
+        let formats: Vec<wgpu::TextureFormat> = d.color_targets.iter().map(|t| t.as_ref().unwrap().format).collect();
+        assert_eq!(fx::color_target_states($($pass,)? &formats), d.color_targets, "color targets");
+        if let Some(ds) = &d.depth_stencil {
+            assert_eq!(&fx::depth_stencil_state($($pass,)? ds.format), ds, "depth-stencil state");
+        }
+        assert_eq!(fx::multisample_state($($pass,)? d.multisample.count), d.multisample, "multisample state");
+        let wgsl_features = [Some(&d.vertex), d.pixel.as_ref()]
+            .into_iter()
+            .flatten()
+            .fold(wgpu::Features::empty(), |f, s| f | dxbc_wgsl_build::gpu_validate::descriptors::wgsl_features(&s.wgsl));
+        assert_eq!(fx::required_features($($pass)?) | wgsl_features, d.features, "features");
+    }};
+}
+
+/// Checks every pass × permutation of an example effect against its generated module.
+macro_rules! check_example {
+    ($file:literal, $fx:ident) => {{
+        let pipelines = effect_pipelines(&compile(&root().join("example-engine/effects").join($file)));
+        assert_eq!(pipelines.len(), example_engine::effects::$fx::Permutation::COUNT, "{}", $file);
+        for p in &pipelines {
+            check_generated!(example_engine::effects::$fx, &p.desc, p.permutation);
+        }
+        pipelines.len()
+    }};
+}
+
+#[test]
+fn validator_descriptors_equal_the_generated_code() {
+    let checked = [
+        check_example!("basic.effect.toml", basic_effect),
+        check_example!("dual_texture.effect.toml", dual_texture_effect),
+        check_example!("alpha_test.effect.toml", alpha_test_effect),
+        check_example!("debug.effect.toml", debug_effect),
+        check_example!("environment_map.effect.toml", environment_map_effect),
+        check_example!("normal_map.effect.toml", normal_map_effect),
+        check_example!("skinned.effect.toml", skinned_effect),
+        check_example!("sprite.effect.toml", sprite_effect),
+        check_example!("post_process.effect.toml", basic_post_process),
+        check_example!("dual_post_process.effect.toml", dual_post_process),
+        check_example!("tone_map.effect.toml", tone_map),
+    ];
+    eprintln!("{} example-effect pipelines equal the generated code's", checked.iter().sum::<usize>());
+    let states = effect_pipelines(&compile(&root().join("tests/effects/render_states.effect.toml")));
+    assert_eq!(states.len(), render_states::Pass::ALL.len());
+    for p in &states {
+        check_generated!(render_states, &p.desc, p.permutation, render_states::Pass::ALL[p.pass]);
+    }
+    // The states effect's passes differ in depth-stencil state, so the validator attaches depth.
+    assert!(states.iter().filter(|p| p.desc.depth_stencil.is_some()).count() >= 3);
+}
