@@ -79,7 +79,7 @@ mod asm {
 
     /// `xyzw` → swizzle bits; each char one of `xyzw`.
     pub fn swizzle(s: &str) -> u32 {
-        s.bytes().enumerate().map(|(i, c)| (u32::from(c - b'x') & 3) << (2 * i)).sum::<u32>()
+        s.bytes().enumerate().map(|(i, c)| (u32::from(c.wrapping_sub(b'x')) & 3) << (2 * i)).sum::<u32>()
     }
 
     /// `xyzw` subset → write-mask bits.
