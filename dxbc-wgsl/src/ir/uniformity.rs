@@ -161,7 +161,7 @@ fn walk(m: &Module<'_>, block: &Block, nu: bool, after_return: &mut bool, st: &m
                         | Opcode::GATHER4_PO
                         | Opcode::GATHER4_PO_C
                         | Opcode::LOD
-                ) || (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0);
+                ) || ins.opcode.is_atomic();
                 let value_nu = cf_nu || reads_varying || ins.operands.iter().skip(nd).any(|o| st.reg_nonuniform(o));
                 if value_nu {
                     for d in ins.operands.iter().take(nd) {

@@ -819,7 +819,7 @@ impl Cx<'_, '_> {
     fn atomic_uavs(&self) -> Vec<u32> {
         let mut ids = Vec::new();
         for ins in &self.m.program.instructions {
-            let atomic = (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0);
+            let atomic = ins.opcode.is_atomic();
             if !atomic {
                 continue;
             }
@@ -839,7 +839,7 @@ impl Cx<'_, '_> {
     fn declare_tgsm(&mut self) {
         let mut atomic_ids = Vec::new();
         for ins in &self.m.program.instructions {
-            if (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0) {
+            if ins.opcode.is_atomic() {
                 for o in &ins.operands {
                     if o.ty == OperandType::ThreadGroupSharedMemory {
                         atomic_ids.push(o.reg());
@@ -1011,6 +1011,13 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
+    /// Whether an instruction the predicate accepts names UAV `u{id}`.
+    fn uav_used_by(&self, id: u32, pred: impl Fn(Opcode) -> bool) -> bool {
+        self.m.program.instructions.iter().any(|ins| {
+            pred(ins.opcode) && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == id)
+        })
+    }
+
     /// The view format of typed UAV `u#`: the caller's, else the one the program implies.
     ///
     /// D3D11 allows typed UAV loads (`ld_uav_typed`) and atomics only on R32_UINT, R32_SINT and
@@ -1030,12 +1037,7 @@ impl Cx<'_, '_> {
         if self.m.feature_flags & 0x800 != 0 {
             return None;
         }
-        let loaded_or_atomic = self.m.program.instructions.iter().any(|ins| {
-            (ins.opcode == Opcode::LD_UAV_TYPED
-                || (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&ins.opcode.0))
-                && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == r.id)
-        });
-        if !loaded_or_atomic {
+        if !self.uav_used_by(r.id, |op| op == Opcode::LD_UAV_TYPED || op.is_atomic()) {
             return None;
         }
         match ret[0] {
@@ -1093,10 +1095,7 @@ impl Cx<'_, '_> {
                 ))
             }
         };
-        let loaded = m.program.instructions.iter().any(|ins| {
-            ins.opcode == Opcode::LD_UAV_TYPED
-                && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == r.id)
-        });
+        let loaded = self.uav_used_by(r.id, |op| op == Opcode::LD_UAV_TYPED);
         if loaded
             && !matches!(f, crate::TexelFormat::R32Float | crate::TexelFormat::R32Uint | crate::TexelFormat::R32Sint)
         {

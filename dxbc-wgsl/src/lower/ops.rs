@@ -1064,7 +1064,7 @@ impl Cx<'_, '_> {
             Opcode::BUFINFO => self.buffer_info(i)?,
             Opcode::LD_UAV_TYPED => self.uav_typed_load(i)?,
             Opcode::STORE_UAV_TYPED => self.uav_typed_store(i)?,
-            op if (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&op.0) => self.atomic(i)?,
+            op if op.is_atomic() => self.atomic(i)?,
             Opcode::RESINFO => self.resinfo(i)?,
             Opcode::LOD => {
                 return Err(refuse_at(

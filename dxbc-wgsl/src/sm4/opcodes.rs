@@ -321,6 +321,11 @@ impl Opcode {
     pub fn is_declaration(self) -> bool {
         matches!(self.info().map(|i| i.form), Some(Form::Decl { .. } | Form::Raw)) || self == Opcode::CUSTOMDATA
     }
+    /// Whether this is one of the UAV/TGSM atomics (`atomic_*` and `imm_atomic_*`, a contiguous
+    /// opcode range).
+    pub fn is_atomic(self) -> bool {
+        (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&self.0)
+    }
     /// Whether an operand holds doubles (type letter `d`): the SM5 double-precision instructions.
     pub fn is_double(self) -> bool {
         self.info().is_some_and(|x| x.dst.contains('d') || x.src.contains('d'))
