@@ -1650,14 +1650,7 @@ impl Cx<'_, '_> {
                     };
                     return Err(refuse_decl(m, at, RefusalReason::SystemValueUnsupported, why));
                 }
-                let zero = self.b.expr(Expression::ZeroValue(v4));
-                let lv = self
-                    .b
-                    .f
-                    .local_variables
-                    .append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
-                let ptr = self.b.expr(Expression::LocalVariable(lv));
-                self.outputs.insert(reg, (ptr, kind));
+                let ptr = self.output_local(reg, kind);
                 for c in 0..4u32 {
                     if clip_mask & (1 << c) != 0 {
                         clip_lanes.push((ptr, c));
@@ -1726,14 +1719,7 @@ impl Cx<'_, '_> {
                     ));
                 }
             };
-            let zero = self.b.expr(Expression::ZeroValue(v4));
-            let lv = self
-                .b
-                .f
-                .local_variables
-                .append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
-            let ptr = self.b.expr(Expression::LocalVariable(lv));
-            self.outputs.insert(reg, (ptr, kind));
+            let ptr = self.output_local(reg, kind);
             members.push(StructMember { name: Some(format!("o{reg}")), ty: v4, binding: Some(binding), offset });
             offset += 16;
             member_src.push(ptr);
@@ -1931,6 +1917,21 @@ impl Cx<'_, '_> {
         self.b.store(ptr, value);
         self.thread_ids.insert(ty, (ptr, false));
         Ok(())
+    }
+
+    /// The zero-initialised `vec4` local `o{reg}` that output register `o#` is written through,
+    /// registered in `outputs`.
+    fn output_local(&mut self, reg: u32, kind: ScalarKind) -> Handle<Expression> {
+        let v4 = self.ty(kind, 4);
+        let zero = self.b.expr(Expression::ZeroValue(v4));
+        let lv = self
+            .b
+            .f
+            .local_variables
+            .append(LocalVariable { name: Some(format!("o{reg}")), ty: v4, init: Some(zero) }, Span::UNDEFINED);
+        let ptr = self.b.expr(Expression::LocalVariable(lv));
+        self.outputs.insert(reg, (ptr, kind));
+        ptr
     }
 
     /// `return` with the output struct.
