@@ -2,7 +2,9 @@
 //! drawn on the GPU through the pipelines `create_render_pipeline` builds from them: alpha
 //! blending and the blend factor give `src * f + dest * (1 - f)` as computed here on the CPU, a
 //! depth test LESS rejects a farther draw (and does not when the nearer draw kept depth writes
-//! off), and D3D's default rasterizer state culls counter-clockwise triangles.
+//! off), D3D's default rasterizer state culls counter-clockwise triangles, and alpha to coverage
+//! masks samples on a multisampled target (alpha 0 covers none) while the single-sampled
+//! `create_render_pipeline` of the same pass is valid and leaves it off.
 //!
 //! The shaders are BasicEffect's unlit VSBasicNoFog + PSBasicNoFog: each pixel's colour is the
 //! draw's `DiffuseColor`, and the identity `WorldViewProj` leaves positions in clip space.
@@ -48,15 +50,46 @@ fn quad(rect: [f32; 4], z: f32, clockwise: bool) -> Vec<fx::VertexPosition> {
 /// Clears to `clear`, runs the draws in order in one render pass (blend constant `constant`), and
 /// reads the colour target back.
 fn render(gpu: &Gpu, clear: [f64; 4], constant: [f64; 4], draws: &[Draw]) -> Image {
+    render_with(gpu, clear, constant, draws, 1)
+}
+
+/// [`render`] with `samples` per pixel: above 1, into a multisampled colour target without a
+/// depth buffer (pipelines from `create_render_pipeline_with` and `multisample_state(samples)`),
+/// resolved into the single-sampled target that is read back.
+fn render_with(gpu: &Gpu, clear: [f64; 4], constant: [f64; 4], draws: &[Draw], samples: u32) -> Image {
     let target = Target::new(gpu, SIZE, SIZE);
+    let msaa = (samples > 1).then(|| {
+        gpu.device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("multisampled colour"),
+                size: wgpu::Extent3d { width: SIZE, height: SIZE, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: COLOR_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&Default::default())
+    });
     let prepared = gpu
         .scoped("creating the pipelines and buffers", |device| {
             draws
                 .iter()
                 .map(|d| {
                     let layouts = fx::Layouts::new(device, d.pass, fx::Permutation {});
-                    // The states are the effect file's: only the formats are given here.
-                    let pipeline = fx::create_render_pipeline(device, &layouts, &[COLOR_FORMAT], Some(DEPTH_FORMAT));
+                    // The states are the effect file's: only the formats (and the sample count) are
+                    // given here.
+                    let pipeline = if samples > 1 {
+                        let targets = fx::color_target_states(d.pass, &[COLOR_FORMAT]);
+                        let options = fx::PipelineOptions {
+                            multisample: fx::multisample_state(d.pass, samples),
+                            ..fx::PipelineOptions::new(d.pass, &targets, None)
+                        };
+                        fx::create_render_pipeline_with(device, &layouts, &options)
+                    } else {
+                        fx::create_render_pipeline(device, &layouts, &[COLOR_FORMAT], Some(DEPTH_FORMAT))
+                    };
                     let mut params = fx::Parameters { diffuse_color: d.color, ..Default::default() };
                     params.world_view_proj =
                         [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
@@ -81,7 +114,20 @@ fn render(gpu: &Gpu, clear: [f64; 4], constant: [f64; 4], draws: &[Draw]) -> Ima
         let mut encoder = device.create_command_encoder(&Default::default());
         {
             let [r, g, b, a] = clear;
-            let mut pass = target.begin_pass(&mut encoder, wgpu::Color { r, g, b, a });
+            let clear = wgpu::Color { r, g, b, a };
+            let mut pass = match &msaa {
+                None => target.begin_pass(&mut encoder, clear),
+                Some(view) => encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("multisampled pass"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view,
+                        depth_slice: None,
+                        resolve_target: Some(&target.color_view),
+                        ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Discard },
+                    })],
+                    ..Default::default()
+                }),
+            };
             let [r, g, b, a] = constant;
             pass.set_blend_constant(wgpu::Color { r, g, b, a });
             for (pipeline, bind_groups, vertices) in &prepared {
@@ -200,4 +246,29 @@ fn default_rasterizer_state_culls_counter_clockwise_triangles() {
     );
     assert_pixel(&image, LEFT.0, LEFT.1, unorm8(f64s(color)), "clockwise (front) quad, CULL_BACK");
     assert_pixel(&image, RIGHT.0, RIGHT.1, unorm8(clear), "counter-clockwise (back) quad, CULL_BACK");
+}
+
+#[test]
+fn alpha_to_coverage_masks_samples_when_multisampled() {
+    let color = [0.9f32, 0.5, 0.1, 0.0];
+    let opaque = [0.9f32, 0.5, 0.1, 1.0];
+    let clear = [0.1, 0.2, 0.7, 1.0];
+    let Some(gpu) = gpu_or_skip("alpha_to_coverage_masks_samples_when_multisampled") else {
+        return;
+    };
+    let draws = [
+        // Alpha 0 on the left, 1 on the right.
+        Draw { pass: fx::Pass::AlphaToCoverage, rect: [-1.0, -1.0, 0.0, 1.0], z: 0.5, color, clockwise: true },
+        Draw { pass: fx::Pass::AlphaToCoverage, rect: [0.0, -1.0, 1.0, 1.0], z: 0.5, color: opaque, clockwise: true },
+    ];
+    // Four samples: alpha 0 covers no sample (WebGPU guarantees it), alpha 1 all of them.
+    let image = render_with(&gpu, clear, [0.0; 4], &draws, 4);
+    assert_pixel(&image, LEFT.0, LEFT.1, unorm8(clear), "alpha 0, alpha to coverage, 4 samples");
+    assert_pixel(&image, RIGHT.0, RIGHT.1, unorm8(f64s(opaque)), "alpha 1, alpha to coverage, 4 samples");
+    // One sample: `create_render_pipeline` is valid (WebGPU rejects alpha to coverage there, so
+    // the generated multisample state leaves it off) and alpha masks nothing.
+    assert!(!fx::multisample_state(fx::Pass::AlphaToCoverage, 1).alpha_to_coverage_enabled);
+    let image = render(&gpu, clear, [0.0; 4], &draws);
+    assert_pixel(&image, LEFT.0, LEFT.1, unorm8(f64s(color)), "alpha 0, one sample (alpha to coverage off)");
+    assert_pixel(&image, RIGHT.0, RIGHT.1, unorm8(f64s(opaque)), "alpha 1, one sample");
 }

@@ -977,10 +977,12 @@ impl<'a> Gen<'a> {
         w.close("}");
         w.blank();
         w.doc("Multisample state for `count` samples per pixel (all of them enabled), with the blend");
-        w.doc("state's alpha to coverage. WebGPU allows alpha to coverage only when `count` is above 1.");
+        w.doc("state's alpha to coverage when `count` is above 1. WebGPU rejects alpha to coverage on");
+        w.doc("single-sampled targets, so with `count == 1` it is left off and alpha does not mask the");
+        w.doc("pixel (D3D11 would turn alpha into a one-sample coverage mask; see docs/compatibility.md).");
         w.open(&format!("pub fn multisample_state({pp}count: u32) -> wgpu::MultisampleState {{"));
         w.line(&format!(
-            "wgpu::MultisampleState {{ count, mask: !0, alpha_to_coverage_enabled: PASS_ALPHA_TO_COVERAGE[{index}] }}"
+            "wgpu::MultisampleState {{ count, mask: !0, alpha_to_coverage_enabled: count > 1 && PASS_ALPHA_TO_COVERAGE[{index}] }}"
         ));
         w.close("}");
         w.blank();

@@ -693,8 +693,8 @@ impl PassStates {
         }
         if b.alpha_to_coverage {
             out.push(
-                "alpha to coverage on (WebGPU allows it only on multisampled targets: use `multisample_state` \
-                 with a sample count above 1)"
+                "alpha to coverage on for multisampled targets (`multisample_state` with a count above 1); \
+                 WebGPU rejects it on single-sampled targets, where it is left off"
                     .into(),
             );
         }

@@ -596,7 +596,7 @@ pub fn depth_stencil_state(s: &PassStates, format: wgpu::TextureFormat) -> wgpu:
 
 /// The generated `multisample_state(count)`.
 pub fn multisample_state_with(s: &PassStates, count: u32) -> wgpu::MultisampleState {
-    wgpu::MultisampleState { count, mask: !0, alpha_to_coverage_enabled: s.blend.alpha_to_coverage }
+    wgpu::MultisampleState { count, mask: !0, alpha_to_coverage_enabled: count > 1 && s.blend.alpha_to_coverage }
 }
 
 /// The multisample state the validator uses: one sample, or [`ALPHA_TO_COVERAGE_SAMPLES`] with
