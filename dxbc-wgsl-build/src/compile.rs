@@ -558,7 +558,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             vf.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
                 && s.info.bindings.iter().any(|b| {
                     b.slot == vf.slot
-                        && b.space == 0
+                        && b.space == vf.space
                         && match vf.class {
                             ResourceClass::Uav => b.class == RegisterClass::UnorderedAccess,
                             _ => b.class == RegisterClass::ShaderResource,
@@ -571,13 +571,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 effect.error(
                     &vf.span,
                     format!(
-                        "no shader of the effect{} declares {}{}, so its view format applies to nothing",
+                        "no shader of the effect{} declares {}, so its view format applies to nothing",
                         match &vf.stages {
                             Some(st) => format!(" ({})", st.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")),
                             None => String::new(),
                         },
-                        vf.class.letter(),
-                        vf.slot
+                        vf.register()
                     ),
                 ),
             );

@@ -62,7 +62,8 @@ enum Command {
         #[arg(long)]
         entry_point: Option<String>,
         /// The format of a typed view the bytecode does not carry: `t3=rgba32float` (typed
-        /// Buffer SRV), `u0=rgba8unorm` (typed UAV). Repeatable.
+        /// Buffer SRV), `u0=rgba8unorm` (typed UAV), `u1,space2=r32uint` (SM5.1 register
+        /// space). Repeatable.
         #[arg(long = "view-format", value_name = "SLOT=FORMAT")]
         view_formats: Vec<String>,
     },

@@ -546,3 +546,27 @@ fn compute_pass_errors() {
     let text = format!("{HEAD}{PASS}\n[passes.mips]\ncompute = \"CS.dxbc\"\n");
     expect_at(&text, "mips]", 0, "pass `mips` is a compute pass but pass `main` is a render pass");
 }
+
+#[test]
+fn view_formats_are_keyed_by_register_and_space() {
+    // The same register in two spaces is two views.
+    let text = format!(
+        "{HEAD}\n[view_formats]\nu1 = \"r32float\"\nu2 = {{ format = \"r32uint\", space = 1 }}\nu3 = {{ format = \"rgba8unorm\", space = 0 }}\n{PASS}"
+    );
+    let e = Effect::parse(Path::new("fx/e.effect.toml"), text).expect("parses");
+    let settings: Vec<String> = e.view_formats.iter().map(|v| v.setting()).collect();
+    assert_eq!(settings, ["u1=r32float", "u2,space1=r32uint", "u3=rgba8unorm"]);
+    // The same register in another space: the key names the space.
+    let text = format!("{HEAD}\n[view_formats]\nu1 = \"r32float\"\n\"u1,space1\" = \"r32uint\"\n{PASS}");
+    let e = Effect::parse(Path::new("fx/e.effect.toml"), text).expect("parses");
+    let settings: Vec<String> = e.view_formats.iter().map(|v| v.setting()).collect();
+    assert_eq!(settings, ["u1=r32float", "u1,space1=r32uint"]);
+    let text = format!("{HEAD}\n[view_formats]\n\"u1,space1\" = \"r32uint\"\n\"u1 , space1\" = \"r32float\"\n{PASS}");
+    expect_at(&text, "\"u1 , space1\"", 0, "already given");
+    let text = format!("{HEAD}\n[view_formats]\n\"u1,space1\" = {{ format = \"r32uint\", space = 1 }}\n{PASS}");
+    expect_at(&text, "\"u1,space1\"", 0, "the space is given twice");
+    let text = format!("{HEAD}\n[view_formats]\n\"u1,spade1\" = \"r32uint\"\n{PASS}");
+    expect_at(&text, "\"u1,spade1\"", 0, "expected a register and a space");
+    let text = format!("{HEAD}\n[view_formats]\nu1 = {{ format = \"r32uint\", space = \"one\" }}\n{PASS}");
+    expect_at(&text, "\"one\"", 0, "space");
+}

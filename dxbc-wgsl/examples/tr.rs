@@ -19,10 +19,11 @@ fn main() {
         let mut opts = dxbc_wgsl::TranslateOptions::default();
         if let Ok(f) = std::env::var("TYPED_UAV") {
             let f = dxbc_wgsl::TexelFormat::parse(&f).expect("format");
-            opts.typed_uav_formats = (0..8).map(|s| (s, f)).collect();
+            opts.typed_uav_formats = (0..8).map(|s| (dxbc_wgsl::ViewRegister::new(s), f)).collect();
         }
         if std::env::var("TYPED_BUF").is_ok() {
-            opts.typed_buffer_formats = (0..8).map(|s| (s, dxbc_wgsl::TypedBufferFormat::Float32(4))).collect();
+            opts.typed_buffer_formats =
+                (0..8).map(|s| (dxbc_wgsl::ViewRegister::new(s), dxbc_wgsl::TypedBufferFormat::Float32(4))).collect();
         }
         match dxbc_wgsl::translate(&b, &opts) {
             Ok(t) => {

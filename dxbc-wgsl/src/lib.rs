@@ -45,16 +45,35 @@ pub struct TranslateOptions {
     pub skip_checksum: bool,
     /// Name given to the WGSL entry point; `"main"` when `None`.
     pub entry_point: Option<String>,
-    /// Formats of typed `Buffer` SRVs by slot (`t#`), which the bytecode does not carry.
-    pub typed_buffer_formats: Vec<(u32, TypedBufferFormat)>,
-    /// Formats of typed UAVs by slot (`u#`: `RWTexture*` and `RWBuffer`), which the bytecode
-    /// does not carry either.
-    pub typed_uav_formats: Vec<(u32, TexelFormat)>,
+    /// Formats of typed `Buffer` SRVs by register (`t#`, and its space in SM5.1), which the
+    /// bytecode does not carry.
+    pub typed_buffer_formats: Vec<(ViewRegister, TypedBufferFormat)>,
+    /// Formats of typed UAVs by register (`u#`: `RWTexture*` and `RWBuffer`, and the space in
+    /// SM5.1), which the bytecode does not carry either.
+    pub typed_uav_formats: Vec<(ViewRegister, TexelFormat)>,
     /// Interpolation of vertex-shader outputs by output register, to match the pixel shader of
     /// the pass (WebGPU requires both sides of a varying to agree; D3D declares it only in the
     /// pixel shader). Registers not listed use perspective-correct centre interpolation (flat for
     /// integers). Take them from the pixel shader's [`Translation::inputs`].
     pub vertex_output_interpolation: Vec<(u32, Interpolation)>,
+}
+
+/// The register a view is bound at: `t3` is `ViewRegister::new(3)`; SM5.1's
+/// `register(u1, space2)` is `ViewRegister { register: 1, space: 2 }` (for a range, its first
+/// register).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ViewRegister {
+    /// Register number (`t#`/`u#`).
+    pub register: u32,
+    /// Register space (0 before SM5.1).
+    pub space: u32,
+}
+
+impl ViewRegister {
+    /// Register `register` of space 0.
+    pub fn new(register: u32) -> Self {
+        ViewRegister { register, space: 0 }
+    }
 }
 
 /// A texel format for a typed UAV, named as WGSL names storage texel formats.
@@ -213,8 +232,9 @@ impl TypedBufferFormat {
 
 impl TranslateOptions {
     /// Applies one `SLOT=FORMAT` view-format setting, as the CLI and effect files spell it:
-    /// `t3=rgba32float` (a typed `Buffer` SRV: 32-bit formats), `u0=rgba8unorm` (a typed UAV).
-    /// Formats are WGSL names or DXGI names (`R32G32B32A32_FLOAT`).
+    /// `t3=rgba32float` (a typed `Buffer` SRV: 32-bit formats), `u0=rgba8unorm` (a typed UAV),
+    /// `u1,space2=r32uint` (SM5.1's `register(u1, space2)`). Formats are WGSL names or DXGI
+    /// names (`R32G32B32A32_FLOAT`).
     ///
     /// # Errors
     /// A message naming what is wrong.
@@ -225,19 +245,27 @@ impl TranslateOptions {
             format!("`{format}` is not a known texel format (e.g. r32float, rgba8unorm, R32G32B32A32_UINT)")
         })?;
         let slot = slot.trim();
-        let number = |s: &str| s.parse::<u32>().map_err(|_| format!("`{slot}`: expected t# or u#"));
-        if let Some(n) = slot.strip_prefix('t') {
+        let bad = || format!("`{slot}`: expected t# or u#, optionally with a space (u1,space2)");
+        let (reg, space) = match slot.split_once(',') {
+            None => (slot, 0),
+            Some((r, s)) => {
+                let s = s.trim().strip_prefix("space").ok_or_else(bad)?;
+                (r.trim(), s.parse::<u32>().map_err(|_| bad())?)
+            }
+        };
+        let number = |s: &str| s.parse::<u32>().map_err(|_| bad());
+        if let Some(n) = reg.strip_prefix('t') {
             let b = TypedBufferFormat::from_texel(f)
                 .ok_or_else(|| format!("`{format}`: typed Buffer SRVs support 32-bit-per-component formats"))?;
-            let n = number(n)?;
-            self.typed_buffer_formats.retain(|(s, _)| *s != n);
-            self.typed_buffer_formats.push((n, b));
-        } else if let Some(n) = slot.strip_prefix('u') {
-            let n = number(n)?;
-            self.typed_uav_formats.retain(|(s, _)| *s != n);
-            self.typed_uav_formats.push((n, f));
+            let at = ViewRegister { register: number(n)?, space };
+            self.typed_buffer_formats.retain(|(s, _)| *s != at);
+            self.typed_buffer_formats.push((at, b));
+        } else if let Some(n) = reg.strip_prefix('u') {
+            let at = ViewRegister { register: number(n)?, space };
+            self.typed_uav_formats.retain(|(s, _)| *s != at);
+            self.typed_uav_formats.push((at, f));
         } else {
-            return Err(format!("`{slot}`: expected t# or u#"));
+            return Err(bad());
         }
         Ok(())
     }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use dxbc_wgsl::bindings::{BindingClass, ResourceBinding, ResourceKind, TextureSample};
-use dxbc_wgsl::{ScalarKind, ShaderStage, TexelFormat, TranslateOptions, TypedBufferFormat};
+use dxbc_wgsl::{ScalarKind, ShaderStage, TexelFormat, TranslateOptions, TypedBufferFormat, ViewRegister};
 use serde_json::Value;
 
 use super::compare::{show, ulp_distance_f32, ulp_distance_f64, ValueKind};
@@ -598,7 +598,7 @@ impl Replay<'_> {
         v
     }
 
-    fn typed_buffer_formats(&self) -> Vec<(u32, TypedBufferFormat)> {
+    fn typed_buffer_formats(&self) -> Vec<(ViewRegister, TypedBufferFormat)> {
         let mut v = Vec::new();
         for ((ty, slot), r) in &self.resources {
             if ty == "srv" && r.desc.is_buffer() && r.desc.kind == "buffer" && r.desc.format != "unknown" {
@@ -610,13 +610,13 @@ impl Replay<'_> {
                 } else {
                     TypedBufferFormat::Float32(n)
                 };
-                v.push((*slot, f));
+                v.push((ViewRegister::new(*slot), f));
             }
         }
         v
     }
 
-    fn typed_uav_formats(&self) -> Vec<(u32, TexelFormat)> {
+    fn typed_uav_formats(&self) -> Vec<(ViewRegister, TexelFormat)> {
         let mut v = Vec::new();
         for ((ty, slot), r) in &self.resources {
             if ty != "uav" {
@@ -634,7 +634,7 @@ impl Replay<'_> {
                 "r32g32b32a32-sint" => TexelFormat::Rgba32Sint,
                 _ => continue,
             };
-            v.push((*slot, f));
+            v.push((ViewRegister::new(*slot), f));
         }
         v
     }

@@ -265,6 +265,8 @@ pub struct ViewFormatDecl {
     pub class: ResourceClass,
     /// Register number.
     pub slot: u32,
+    /// Register space (SM5.1; 0 by default).
+    pub space: u32,
     /// The format, as WGSL names it (`rgba8unorm`).
     pub format: String,
     /// Stages it applies to (`None`: all).
@@ -274,9 +276,17 @@ pub struct ViewFormatDecl {
 }
 
 impl ViewFormatDecl {
-    /// The translator setting, `u0=rgba8unorm`.
+    /// The translator setting, `u0=rgba8unorm` (`u0,space1=rgba8unorm` outside space 0).
     pub fn setting(&self) -> String {
-        format!("{}{}={}", self.class.letter(), self.slot, self.format)
+        format!("{}={}", self.register(), self.format)
+    }
+
+    /// The register as the setting names it: `u0`, or `u0,space1` outside space 0.
+    pub fn register(&self) -> String {
+        match self.space {
+            0 => format!("{}{}", self.class.letter(), self.slot),
+            s => format!("{}{},space{s}", self.class.letter(), self.slot),
+        }
     }
 }
 

@@ -440,7 +440,20 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     let mut view_formats: Vec<ViewFormatDecl> = Vec::new();
     if let Some((_, v)) = get(root, "view_formats") {
         for (k, v) in entries(as_table(&cx, "view_formats", v)?) {
-            let (class, slot) = parse_register(&cx, k.get_ref(), &k.span())?;
+            // `u1` or `"u1,space2"` (a register of another space, when space 0's is listed too).
+            let (reg, key_space) = match k.get_ref().split_once(',') {
+                None => (k.get_ref().as_ref(), None),
+                Some((r, sp)) => {
+                    let n = sp.trim().strip_prefix("space").and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
+                        cx.err(
+                            &k.span(),
+                            format!("`{}`: expected a register and a space, as \"u1,space2\"", k.get_ref()),
+                        )
+                    })?;
+                    (r, Some(n))
+                }
+            };
+            let (class, slot) = parse_register(&cx, reg, &k.span())?;
             let class = match class {
                 't' => ResourceClass::Srv,
                 'u' => ResourceClass::Uav,
@@ -451,12 +464,16 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     ))
                 }
             };
-            let (fv, stages) = match v.get_ref() {
-                DeValue::String(_) => (v, None),
+            let (fv, stages, space) = match v.get_ref() {
+                DeValue::String(_) => (v, None, key_space.unwrap_or(0)),
                 DeValue::Table(t) => {
-                    check_keys(&cx, t, &format!("[view_formats] {}", k.get_ref()), &["format", "stages"])?;
+                    check_keys(&cx, t, &format!("[view_formats] {}", k.get_ref()), &["format", "stages", "space"])?;
                     let fv = require(&cx, t, "format", &k.span(), &format!("view format {}", k.get_ref()))?;
-                    (fv, parse_stages(&cx, t)?)
+                    let space = opt_u32(&cx, t, "space")?;
+                    if let (Some(_), Some(_)) = (space, key_space) {
+                        return Err(cx.err(&k.span(), "the space is given twice: in the key and in `space`"));
+                    }
+                    (fv, parse_stages(&cx, t)?, space.or(key_space).unwrap_or(0))
                 }
                 other => {
                     return Err(cx.err(
@@ -488,8 +505,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     ),
                 ));
             }
-            if let Some(prev) =
-                view_formats.iter().find(|p| p.class == class && p.slot == slot && stages_overlap(&p.stages, &stages))
+            if let Some(prev) = view_formats
+                .iter()
+                .find(|p| p.class == class && p.slot == slot && p.space == space && stages_overlap(&p.stages, &stages))
             {
                 let (line, _) = crate::diag::line_column(&source, prev.span.start);
                 return Err(cx.err(&k.span(), format!("the format of {} is already given on line {line}", k.get_ref())));
@@ -497,6 +515,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             view_formats.push(ViewFormatDecl {
                 class,
                 slot,
+                space,
                 format: format.wgsl_name().to_string(),
                 stages,
                 span: k.span(),

@@ -934,7 +934,7 @@ impl Cx<'_, '_> {
         let m = self.m;
         let (kind, components) = if r.uav {
             let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer u{}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", r.id))
+                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer {}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", view_name(r)))
             })?;
             if !f.is_32bit() {
                 return Err(refuse_decl(
@@ -942,16 +942,16 @@ impl Cx<'_, '_> {
                     r.at,
                     RefusalReason::ResourceUnsupported,
                     format!(
-                        "typed RWBuffer u{} of format {}: only 32-bit-per-component formats are emulated",
-                        r.id,
+                        "typed RWBuffer {} of format {}: only 32-bit-per-component formats are emulated",
+                        view_name(r),
                         f.wgsl_name()
                     ),
                 ));
             }
             (naga_kind(f.scalar()), f.components())
         } else {
-            let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV t{}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", r.id))
+            let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == view_register(r)).map(|x| x.1).ok_or_else(|| {
+                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV {}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", view_name(r)))
             })?;
             match f {
                 crate::TypedBufferFormat::Float32(n) => (ScalarKind::Float, n),
@@ -1031,7 +1031,7 @@ impl Cx<'_, '_> {
         ret: [u8; 4],
         options: &TranslateOptions,
     ) -> Option<crate::TexelFormat> {
-        if let Some(f) = options.typed_uav_formats.iter().find(|(s, _)| *s == r.id).map(|x| x.1) {
+        if let Some(f) = options.typed_uav_formats.iter().find(|(s, _)| *s == view_register(r)).map(|x| x.1) {
             return Some(f);
         }
         if self.m.feature_flags & 0x800 != 0 {
@@ -1066,7 +1066,7 @@ impl Cx<'_, '_> {
             ));
         }
         let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV u{}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", r.id))
+            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", view_name(r)))
         })?;
         let declared = match ret[0] {
             3 => ScalarKind::Sint,
@@ -1982,5 +1982,21 @@ impl Cx<'_, '_> {
             None
         };
         self.b.stmt(naga::Statement::Return { value });
+    }
+}
+
+/// The register a resource declaration binds (its range's first register and space), as
+/// [`TranslateOptions`]' view formats name it.
+fn view_register(r: &crate::ir::ResourceDecl) -> crate::ViewRegister {
+    crate::ViewRegister { register: r.slot, space: r.space }
+}
+
+/// `u3`, or `u3, space1` outside space 0: the register as the view-format setting names it.
+fn view_name(r: &crate::ir::ResourceDecl) -> String {
+    let class = if r.uav { 'u' } else { 't' };
+    if r.space == 0 {
+        format!("{class}{}", r.slot)
+    } else {
+        format!("{class}{}, space{}", r.slot, r.space)
     }
 }
