@@ -653,6 +653,28 @@ fn check_reflection(
                 );
                 continue;
             };
+            // Variables the effect file says the source places (`placed = { .. }`).
+            let placed_layout;
+            let reflected = if cb.placed.is_empty() {
+                reflected
+            } else {
+                let placements: Vec<(String, u32)> = cb.placed.iter().map(|(n, o, _)| (n.clone(), *o)).collect();
+                match reflect::with_source_placements(reflected, &placements, &Rules::HLSL) {
+                    Ok(l) => {
+                        placed_layout = l;
+                        &placed_layout
+                    }
+                    Err(msg) => {
+                        // The placement whose variable the reflection lacks.
+                        let missing = cb
+                            .placed
+                            .iter()
+                            .find(|(n, _, _)| !reflected.reflection.variables.iter().any(|v| &v.name == n));
+                        push(errors, effect.error(missing.map_or(&cb.span, |p| &p.2), format!("{who}: {msg}")));
+                        continue;
+                    }
+                }
+            };
             if layout.from_reflection {
                 if !reflected.verdict.agrees() {
                     push(

@@ -159,8 +159,45 @@ fn layout_of(r: &Reflection, cb: &ConstantBuffer, rules: &Rules) -> ReflectedLay
         .iter()
         .find(|b| b.input_type == InputType::Cbuffer && b.name == cb.name)
         .map(|b| (b.bind_point, b.space.unwrap_or(0)));
+    place(cb, register, rules, &[])
+}
+
+/// `layout` again, with variables the source places (`register(cN)` in `$Globals`, `packoffset`)
+/// that the compiler's reflection does not flag as placed: each `(name, byte offset)` becomes
+/// part of the declaration, as a flagged variable's offset is, and the other variables are
+/// placed by the packing rules around them and compared with the recorded offsets as before.
+/// (vkd3d-compiler 1.17 records such variables without `D3D_SVF_USERPACKED`; fxc flags them.)
+///
+/// # Errors
+/// A message naming a placement whose variable the buffer does not have (only top-level
+/// variables can be placed, as in HLSL).
+pub fn with_source_placements(
+    layout: &ReflectedLayout,
+    placements: &[(String, u32)],
+    rules: &Rules,
+) -> Result<ReflectedLayout, String> {
+    for (name, _) in placements {
+        if !layout.reflection.variables.iter().any(|v| &v.name == name) {
+            let known: Vec<&str> = layout.reflection.variables.iter().map(|v| v.name.as_str()).collect();
+            return Err(format!(
+                "constant buffer `{}` has no variable `{name}` to place (its variables: {})",
+                layout.name,
+                known.join(", ")
+            ));
+        }
+    }
+    Ok(place(&layout.reflection, layout.register, rules, placements))
+}
+
+fn place(
+    cb: &ConstantBuffer,
+    register: Option<(u32, u32)>,
+    rules: &Rules,
+    placed: &[(String, u32)],
+) -> ReflectedLayout {
     let variables = cb.variables.iter().map(|v| 1 + member_count(&v.ty)).sum();
-    let explicit = cb.variables.iter().filter(|v| v.flags & USER_PACKED != 0).count();
+    let source_placed = |v: &rdef::Variable| placed.iter().find(|(n, _)| *n == v.name).map(|p| p.1);
+    let explicit = cb.variables.iter().filter(|v| v.flags & USER_PACKED != 0 || source_placed(v).is_some()).count();
     let mut out = ReflectedLayout {
         name: cb.name.clone(),
         register,
@@ -173,7 +210,14 @@ fn layout_of(r: &Reflection, cb: &ConstantBuffer, rules: &Rules) -> ReflectedLay
         reflection: cb.clone(),
     };
     let declaration = match declare(cb) {
-        Ok(d) => d,
+        Ok(mut d) => {
+            for (decl, v) in d.iter_mut().zip(&cb.variables) {
+                if let Some(offset) = source_placed(v) {
+                    decl.explicit = Some(offset);
+                }
+            }
+            d
+        }
         Err(why) => {
             out.verdict = Verdict::Unsupported(why);
             return out;
@@ -355,8 +399,9 @@ fn components(t: &Type) -> u32 {
 
 fn placement_hint(recorded: u32, packed: u32) -> &'static str {
     if recorded.is_multiple_of(16) && recorded != packed {
-        " (if the source places it with `register(cN)` or `packoffset`, declare the layout with explicit offsets: \
-         not every compiler flags such variables in its reflection)"
+        " (if the source places it with `register(cN)` or `packoffset`, give that in the effect file's \
+         `placed = { name = \"cN\" }` of the constant buffer: not every compiler flags such variables in its \
+         reflection)"
     } else {
         ""
     }

@@ -219,3 +219,43 @@ pixel = "Scene_PS.dxbc"
     let fixed = declared.replace("\"float3x4[2]\"", "\"row_major float3x4[2]\"").replace("\"Tim\"", "\"Time\"");
     compile(&fixed, &[small()], &[small()]).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// `ViewProj` placed by the source (`register(c2)` in `$Globals`) without the compiler flagging
+/// it, so every other variable follows it two registers later: `placed` gives the source's
+/// placement, the others are placed by the rules after it and checked, and the layout is taken
+/// from the reflection. A wrong placement, a variable the buffer lacks and `placed` on a declared
+/// layout are errors.
+#[test]
+fn placed_gives_the_source_placements_the_reflection_does_not_flag() {
+    let moved = || {
+        let mut m = scene();
+        for v in &mut m.vars {
+            v.offset += 32;
+        }
+        m.size += 32;
+        m
+    };
+    let effect = EFFECT.replace("register = \"b0\"\n", "register = \"b0\"\nplaced = { ViewProj = \"c2\" }\n");
+    let c = compile(&effect, &[moved()], &[moved()]).unwrap_or_else(|e| panic!("{e}"));
+    let l = &c.effect.layouts[0];
+    let at = |name: &str| l.fields.iter().find(|f| f.name == name).unwrap().offset;
+    assert_eq!((at("ViewProj"), at("Bones"), at("Exposure"), at("Jitter"), l.size()), (32, 96, 268, 304, 320));
+    // Without `placed` the same blobs are refused.
+    let e = compile(EFFECT, &[moved()], &[moved()]).unwrap_err();
+    assert!(e.contains("`ViewProj`: float4x4: the packing rules put it at c0 (byte 0), the compiler at c2"), "{e}");
+
+    let wrong = EFFECT.replace("register = \"b0\"\n", "register = \"b0\"\nplaced = { ViewProj = \"c3\" }\n");
+    let e = compile(&wrong, &[moved()], &[moved()]).unwrap_err();
+    assert!(e.starts_with("4:11: ") && e.contains("`ViewProj`: float4x4: the packing rules put it at c3"), "{e}");
+
+    let unknown = EFFECT.replace("register = \"b0\"\n", "register = \"b0\"\nplaced = { ViewPro = \"c2\" }\n");
+    let e = compile(&unknown, &[moved()], &[moved()]).unwrap_err();
+    assert!(e.starts_with("6:12: ") && e.contains("has no variable `ViewPro` to place"), "{e}");
+
+    let declared = "[effect]\nname = \"Scene\"\n\n[cbuffers.Scene]\nregister = \"b0\"\nfields = [{ name = \"A\", type = \"float\" }]\nplaced = { A = \"c1\" }\n\n[passes.main]\nvertex = \"Scene_VS.dxbc\"\npixel = \"Scene_PS.dxbc\"\n";
+    let e = compile(declared, &[moved()], &[moved()]).unwrap_err();
+    assert!(
+        e.contains("scene.effect.toml:7:1: ") && e.contains("`placed` applies to layouts taken from the reflection"),
+        "{e}"
+    );
+}

@@ -13,6 +13,10 @@
 //!    padding, which no field holds, are counted and left out).
 //! 3. A golden of the Rust generated for one reflected layout with a matrix, arrays and a nested
 //!    struct.
+//! 4. The 24 buffers whose variables the source places without the reflection flagging them
+//!    agree once the source's placements (transcribed from the HLSL) are given, as an effect
+//!    file's `placed` gives them; the 2 structs with unlisted object members stay explained
+//!    disagreements (the reflection does not say where those members are).
 //!
 //! Without the corpus each test prints that it skips.
 
@@ -201,6 +205,92 @@ fn corpus_layouts_follow_the_packing_rules() {
     assert_eq!(n(Explained::UnlistedObjectMembers), 2, "{:#?}", c.explained);
     assert_eq!(n(Explained::UnflaggedExplicitPlacement), 24, "{:#?}", c.explained);
     assert!(c.blobs > 1900 && c.cbuffers > 600 && c.agree + 26 >= c.cbuffers, "{} {} {}", c.blobs, c.cbuffers, c.agree);
+}
+
+/// The variables of vkd3d's `register-reservations-numeric` test that its HLSL places with
+/// `register(cN)` (in `$Globals`) or `packoffset(cN)` (in `cbuffer c`), transcribed from the
+/// source (the `.shader_test` file of the corpus's vkd3d commit; no HLSL is stored in the
+/// corpus): per shader section (the blob's `L<line>`), `(buffer, variable, packoffset)`. Only
+/// the placed variables are listed: everything else is placed by the packing rules around them.
+/// L0247's section is newer than the source we could read; its placement is the one its test
+/// relies on (it writes c0, c1, c2 and expects the value written at c2).
+/// `(buffer, variable, packoffset)`.
+type Placement = (&'static str, &'static str, &'static str);
+
+const SOURCE_PLACEMENTS: &[(&str, &[Placement])] = &[
+    ("L0046", &[("$Globals", "b", "c0")]),     // float4 a; float4 b : register(c0);
+    ("L0063", &[("$Globals", "b", "c1")]),     // float4 a[3]; float4 b[2] : register(c1);
+    ("L0106", &[("$Globals", "a", "c2")]),     // float a : register(c2); float b;
+    ("L0174", &[("$Globals", "apple", "c2")]), // struct { float2 a; float b; } apple : register(c2);
+    ("L0227", &[("c", "a", "c1"), ("c", "b", "c2")]), // a : packoffset(c1); b : packoffset(c2) : register(c1)
+    ("L0247", &[("c", "a", "c2")]),
+    ("L0349", &[("$Globals", "a", "c1")]), // register (c[1 + 1 * 2 * 0])
+    ("L0365", &[("$Globals", "a", "c1")]), // register (c0[1 + 1 * 2 * 0])
+    ("L0381", &[("$Globals", "a", "c1")]), // register (c0[0.6 + 0.6]): truncated
+    ("L0397", &[("$Globals", "a", "c1")]), // register (c0[true + false * true])
+    ("L0413", &[("$Globals", "a", "c1")]), // register (c2[-1])
+    ("L0468", &[("$Globals", "a", "c1")]), // register(c1manymanyletters)
+];
+
+/// The buffers whose reflection lacks the `D3D_SVF_USERPACKED` flag agree with the packing rules
+/// once the source's placements are given (as an effect file's `placed = { .. }` gives them):
+/// the variables the source leaves to the compiler (`a` after `b : register(c0)`, `b` after
+/// `a : register(c2)`, the struct's members) land where the compiler put them, and so does the
+/// buffer size. A placement one register off disagrees.
+#[test]
+fn source_placements_reconcile_unflagged_buffers() {
+    let Some(corpus) = corpus_or_skip("source_placements_reconcile_unflagged_buffers") else {
+        return;
+    };
+    let dir = "vkd3d-shader-tests/register-reservations-numeric";
+    let (mut reconciled, mut derived) = (0, 0);
+    let mut used = BTreeSet::new();
+    for path in blobs(&corpus).into_iter().filter(|p| p.starts_with(dir)) {
+        let bytes = std::fs::read(corpus.join(&path)).unwrap();
+        let section = path[dir.len() + 1..dir.len() + 6].to_string();
+        let section = section.as_str();
+        for l in reflect::cbuffer_layouts(&bytes).unwrap() {
+            let placements: Vec<(String, u32)> = SOURCE_PLACEMENTS
+                .iter()
+                .filter(|(s, _)| *s == section)
+                .flat_map(|(_, p)| p.iter())
+                .filter(|(buffer, _, _)| *buffer == l.name)
+                .map(|(_, var, at)| (var.to_string(), dxbc_wgsl_build::effect::layout::parse_offset(at).unwrap()))
+                .collect();
+            if placements.is_empty() {
+                assert!(
+                    l.verdict.agrees(),
+                    "{path}: `{}` disagrees and the source places nothing: {}",
+                    l.name,
+                    l.verdict
+                );
+                continue;
+            }
+            used.insert(section.to_string());
+            assert!(!l.verdict.agrees(), "{path}: `{}` agrees without the placements: nothing to reconcile", l.name);
+            let placed = reflect::with_source_placements(&l, &placements, &Rules::HLSL).unwrap();
+            assert!(placed.verdict.agrees(), "{path}: `{}` with the source's placements: {}", l.name, placed.verdict);
+            reconciled += 1;
+            derived += placed.variables - placements.len();
+            // One register off: caught.
+            let off: Vec<(String, u32)> = placements.iter().map(|(n, o)| (n.clone(), o + 16)).collect();
+            let wrong = reflect::with_source_placements(&l, &off, &Rules::HLSL).unwrap();
+            assert!(!wrong.verdict.agrees(), "{path}: `{}`: a wrong placement agrees too", l.name);
+        }
+    }
+    eprintln!(
+        "source placements: {reconciled} buffers reconciled, {derived} of their variables and members placed by the \
+         rules around the given ones"
+    );
+    assert_eq!(used.len(), SOURCE_PLACEMENTS.len(), "placements for sections without a disagreeing buffer: {used:?}");
+    // Each profile (ps_4_0, ps_5_0) of each section: the 24 buffers the survey explains.
+    assert_eq!(reconciled, 24);
+    assert!(derived >= 8, "{derived}");
+    // A name the buffer lacks is an error, not ignored.
+    let bytes = std::fs::read(corpus.join(format!("{dir}/L0106_ps_4_0.dxbc"))).unwrap();
+    let l = &reflect::cbuffer_layouts(&bytes).unwrap()[0];
+    let e = reflect::with_source_placements(l, &[("z".into(), 32)], &Rules::HLSL).unwrap_err();
+    assert!(e.contains("no variable `z`"), "{e}");
 }
 
 /// The comparison has teeth on the corpus: each deliberately wrong rule, run the same way, makes

@@ -200,6 +200,10 @@ pub struct CbufferDecl {
     pub stages: Option<Vec<Stage>>,
     /// Index into [`Effect::layouts`].
     pub layout: usize,
+    /// For a layout taken from the reflection: variables the source places (`register(cN)`,
+    /// `packoffset`) that the compiler's reflection does not flag as placed (`placed = { a =
+    /// "c1" }`): name, byte offset, span of the key.
+    pub placed: Vec<(String, u32, Span)>,
 }
 
 /// Register class of a non-cbuffer resource.

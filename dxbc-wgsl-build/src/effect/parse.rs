@@ -269,7 +269,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             check_hlsl_ident(&cx, &name, &k.span(), "constant buffer name")?;
             let what = format!("[cbuffers.{name}]");
             let t = as_table(&cx, &name, v)?;
-            check_keys(&cx, t, &what, &["register", "space", "layout", "fields", "doc", "stages"])?;
+            check_keys(&cx, t, &what, &["register", "space", "layout", "fields", "doc", "stages", "placed"])?;
             let reg_v = require(&cx, t, "register", &k.span(), &what)?;
             let (class, slot) = parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
             if class != 'b' {
@@ -332,7 +332,25 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 }
             };
             let stages = parse_stages(&cx, t)?;
-            let decl = CbufferDecl { name, span: k.span(), slot, space, register_span: reg_v.span(), stages, layout };
+            let mut placed = Vec::new();
+            if let Some((pk, pv)) = get(t, "placed") {
+                if !layouts[layout].from_reflection {
+                    return Err(cx.err(
+                        &pk.span(),
+                        format!(
+                            "{what}: `placed` applies to layouts taken from the reflection; a declared field takes \
+                             `offset`"
+                        ),
+                    ));
+                }
+                for (vk, vv) in entries(as_table(&cx, "placed", pv)?) {
+                    let text = as_str(&cx, vk.get_ref(), vv)?;
+                    let offset = layout::parse_offset(text).map_err(|m| cx.err(&vv.span(), m))?;
+                    placed.push((vk.get_ref().to_string(), offset, vk.span()));
+                }
+            }
+            let decl =
+                CbufferDecl { name, span: k.span(), slot, space, register_span: reg_v.span(), stages, layout, placed };
             if let Some(other) = cbuffers
                 .iter()
                 .find(|c| c.slot == decl.slot && c.space == decl.space && stages_overlap(&c.stages, &decl.stages))
