@@ -260,8 +260,8 @@ pub fn candidate_inputs(effect: &Effect) -> Vec<PathBuf> {
     out
 }
 
-/// The cache key of a shader input: SHA-256 over the translator and generator versions and the
-/// container bytes.
+/// The cache key of a shader input: SHA-256 over the translator and generator versions (the
+/// translator's with [`dxbc_wgsl::TRANSLATOR_SOURCE_HASH`]) and the container bytes.
 pub fn cache_key(bytes: &[u8]) -> String {
     cache_key_with(bytes, &[])
 }
@@ -277,6 +277,8 @@ pub fn cache_key_with(bytes: &[u8], view_formats: &[String]) -> String {
     }
     h.update(b"dxbc-wgsl translator ");
     h.update(dxbc_wgsl::TRANSLATOR_VERSION.as_bytes());
+    h.update(b" ");
+    h.update(dxbc_wgsl::TRANSLATOR_SOURCE_HASH.as_bytes());
     h.update(b"\0generator ");
     h.update(GENERATOR_VERSION.as_bytes());
     h.update(b"\0");

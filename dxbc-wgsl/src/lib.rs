@@ -38,6 +38,11 @@ pub use sm4::ShaderStage;
 /// Version of the translator; part of every cache key so that a new translator re-translates.
 pub const TRANSLATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// A hash of the translator's source files (16 hex digits), computed when the crate is built:
+/// part of build-time cache keys with [`TRANSLATOR_VERSION`], so that a translator changed
+/// without a new version number (a path or git dependency, a local edit) re-translates.
+pub const TRANSLATOR_SOURCE_HASH: &str = env!("DXBC_WGSL_SOURCE_HASH");
+
 /// Options for [`translate`].
 #[derive(Debug, Clone, Default)]
 pub struct TranslateOptions {
@@ -377,4 +382,14 @@ pub fn translate_shader(shader: &Shader<'_>, options: &TranslateOptions) -> Resu
     ir::validate(&module).map_err(|e| TranslateError::Internal(format!("IR validation: {e}")))?;
     let lowered = lower::lower(&module, options)?;
     emit::finish(lowered)
+}
+
+#[cfg(test)]
+mod source_hash_tests {
+    #[test]
+    fn source_hash_is_sixteen_hex_digits() {
+        let h = super::TRANSLATOR_SOURCE_HASH;
+        assert_eq!(h.len(), 16, "{h}");
+        assert!(h.chars().all(|c| c.is_ascii_hexdigit()), "{h}");
+    }
 }
