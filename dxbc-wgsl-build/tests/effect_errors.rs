@@ -570,3 +570,19 @@ fn view_formats_are_keyed_by_register_and_space() {
     let text = format!("{HEAD}\n[view_formats]\nu1 = {{ format = \"r32uint\", space = \"one\" }}\n{PASS}");
     expect_at(&text, "\"one\"", 0, "space");
 }
+
+#[test]
+fn technique_errors() {
+    let text = format!("{HEAD}{PASS}\n[techniques.t]\npasses = [\"main\", \"mian\"]\n");
+    expect_at(&text, "\"mian\"", 0, "no pass named `mian` (passes: main)");
+    let text = format!("{HEAD}{PASS}\n[techniques.t]\npasses = [\"main\", \"main\"]\n");
+    expect_at(&text, "\"main\"", 1, "pass `main` is listed twice");
+    let text = format!("{HEAD}{PASS}\n[techniques.t]\npasses = []\n");
+    expect_at(&text, "[]", 0, "lists no pass");
+    let text = format!("{HEAD}{PASS}\n[techniques.t]\ndoc = \"x\"\n");
+    expect_at(&text, "t]\ndoc", 0, "needs a `passes` key");
+    let text = format!("{HEAD}{PASS}\n[techniques.Main]\npasses = [\"main\"]\n");
+    expect_at(&text, "Main]", 0, "technique name `Main` must be a snake_case Rust identifier");
+    let text = format!("{HEAD}{PASS}\n[techniques.t]\npasses = [\"main\"]\npass = 1\n");
+    expect_at(&text, "pass =", 0, "unknown key `pass`");
+}

@@ -97,3 +97,36 @@ pixel = { path = "shaders.h", symbol = "g_ps" }
     assert_eq!(r.symbol.as_deref(), Some("g_ps"));
     assert_eq!(r.label(), "shaders.h:g_ps");
 }
+
+#[test]
+fn techniques_group_passes_in_their_order() {
+    let e = parse(
+        r#"
+[effect]
+name = "E"
+[passes.depth]
+vertex = "V.cso"
+[passes.lit]
+vertex = "V.cso"
+pixel = "P.cso"
+[passes.outline]
+vertex = "V.cso"
+pixel = "O.cso"
+[techniques.shadowed]
+doc = "Depth first, then lit."
+passes = ["depth", "lit"]
+[techniques.toon]
+passes = ["lit", "outline"]
+"#,
+    );
+    let t: Vec<(&str, Vec<&str>)> = e
+        .techniques
+        .iter()
+        .map(|t| (t.name.as_str(), t.passes.iter().map(|&p| e.passes[p].name.as_str()).collect()))
+        .collect();
+    assert_eq!(t, [("shadowed", vec!["depth", "lit"]), ("toon", vec!["lit", "outline"])]);
+    assert_eq!(e.techniques[0].doc.as_deref(), Some("Depth first, then lit."));
+    // Without [techniques], none.
+    let e = parse("[effect]\nname = \"E\"\n[passes.main]\nvertex = \"V.cso\"\n");
+    assert!(e.techniques.is_empty());
+}

@@ -54,6 +54,23 @@ pub struct Effect {
     pub view_formats: Vec<ViewFormatDecl>,
     /// Passes, in declaration order.
     pub passes: Vec<Pass>,
+    /// Techniques (`[techniques.X]`): named, ordered groups of passes, in declaration order.
+    /// Empty when the file declares none.
+    pub techniques: Vec<Technique>,
+}
+
+/// A technique: an ordered list of passes drawn (or dispatched) one after the other, as a D3D
+/// effect's `technique11 { pass P0 {..} pass P1 {..} }` (a pass may belong to several).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Technique {
+    /// Name (`[techniques.name]`, a snake_case identifier).
+    pub name: String,
+    /// Span of the key.
+    pub span: Span,
+    /// Documentation.
+    pub doc: Option<String>,
+    /// Indices into [`Effect::passes`], in the technique's order.
+    pub passes: Vec<usize>,
 }
 
 /// A permutation axis.

@@ -176,6 +176,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 "vertex_formats",
                 "view_formats",
                 "passes",
+                "techniques",
             ][..],
             &render_states::ROOT_KEYS,
         ]
@@ -604,6 +605,37 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         );
     }
 
+    // [techniques]
+    let mut techniques: Vec<Technique> = Vec::new();
+    if let Some((_, v)) = get(root, "techniques") {
+        for (k, v) in entries(as_table(&cx, "techniques", v)?) {
+            let name = k.get_ref().to_string();
+            check_ident(&cx, &name, &k.span(), "technique name")?;
+            let what = format!("[techniques.{name}]");
+            let t = as_table(&cx, &name, v)?;
+            check_keys(&cx, t, &what, &["passes", "doc"])?;
+            let list = require(&cx, t, "passes", &k.span(), &what)?;
+            let mut indices = Vec::new();
+            for pv in as_array(&cx, "passes", list)? {
+                let pname = as_str(&cx, "passes", pv)?;
+                let Some(i) = passes.iter().position(|p| p.name == pname) else {
+                    let known: Vec<&str> = passes.iter().map(|p| p.name.as_str()).collect();
+                    return Err(
+                        cx.err(&pv.span(), format!("{what}: no pass named `{pname}` (passes: {})", known.join(", ")))
+                    );
+                };
+                if indices.contains(&i) {
+                    return Err(cx.err(&pv.span(), format!("{what}: pass `{pname}` is listed twice")));
+                }
+                indices.push(i);
+            }
+            if indices.is_empty() {
+                return Err(cx.err(&list.span(), format!("{what}: `passes` lists no pass")));
+            }
+            techniques.push(Technique { name, span: k.span(), doc: opt_str(&cx, t, "doc")?, passes: indices });
+        }
+    }
+
     let shader_dir = normalize(&shader_dir);
     Ok(Effect {
         path: path.to_path_buf(),
@@ -620,6 +652,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         vertex_formats,
         view_formats,
         passes,
+        techniques,
         source,
     })
 }
