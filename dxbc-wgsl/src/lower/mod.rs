@@ -758,6 +758,9 @@ impl Cx<'_, '_> {
                 (_, ScalarKind::Sint) => TextureSample::Sint,
                 (_, ScalarKind::Uint) => TextureSample::Uint,
                 _ if multi => TextureSample::UnfilterableFloat,
+                // Only `textureLoad`ed (no instruction pairs it with a sampler): bindable as
+                // unfilterable-float, which also accepts formats WebGPU cannot filter (R32Float).
+                _ if !self.srv_sampled(r.id) => TextureSample::UnfilterableFloat,
                 _ => TextureSample::Float,
             };
             let name = format!("t{}", r.id);
@@ -1012,6 +1015,15 @@ impl Cx<'_, '_> {
     }
 
     /// Whether an instruction the predicate accepts names UAV `u{id}`.
+    /// Whether an instruction uses SRV `t#` (logical id) with a sampler (`sample*`, `gather4*`):
+    /// WebGPU then needs a filterable binding when the sampler filters.
+    fn srv_sampled(&self, id: u32) -> bool {
+        self.m.program.instructions.iter().any(|ins| {
+            ins.operands.iter().any(|o| o.ty == OperandType::Sampler)
+                && ins.operands.iter().any(|o| o.ty == OperandType::Resource && o.reg() == id)
+        })
+    }
+
     fn uav_used_by(&self, id: u32, pred: impl Fn(Opcode) -> bool) -> bool {
         self.m.program.instructions.iter().any(|ins| {
             pred(ins.opcode) && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == id)
