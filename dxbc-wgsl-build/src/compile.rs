@@ -697,11 +697,15 @@ fn check_reflection(
                     None => {
                         taken.insert(cb.layout, (reflected.fields.clone(), r.label()));
                     }
-                    Some((fields, first)) if *fields != reflected.fields => {
+                    // Struct type names may differ (SM5 reflection records them, SM4's does not).
+                    Some((fields, first)) if unnamed(fields) != unnamed(&reflected.fields) => {
+                        let (ours, theirs) = (unnamed(fields), unnamed(&reflected.fields));
                         let at = fields
                             .iter()
                             .zip(&reflected.fields)
-                            .find(|(a, b)| a != b)
+                            .zip(ours.iter().zip(&theirs))
+                            .find(|(_, (a, b))| a != b)
+                            .map(|(pair, _)| pair)
                             .map(|(a, b)| {
                                 let show = |f: &crate::effect::PlacedField| {
                                     format!(
@@ -711,17 +715,25 @@ fn check_reflection(
                                         crate::effect::layout::format_offset(f.offset)
                                     )
                                 };
-                                format!("{} there, {} here", show(a), show(b))
+                                format!("{} in {first}, {} in {}", show(a), show(b), r.label())
                             })
                             .unwrap_or_else(|| "they have different numbers of variables".into());
+                        let structs =
+                            reflected.fields.iter().any(|f| matches!(f.ty, crate::effect::VarType::Struct(_)));
                         push(
                             errors,
                             effect.error(
                                 &cb.span,
                                 format!(
                                     "{who}: its reflection gives constant buffer `{}` a different layout than {first} \
-                                     does ({at}); declare the layout to say which applies",
-                                    cb.name
+                                     does ({at}); {}",
+                                    cb.name,
+                                    if structs {
+                                        "bind each layout to its own stages (`stages = [..]` on two [cbuffers] entries), \
+                                         or use shaders that agree (effect files cannot declare struct-typed fields)"
+                                    } else {
+                                        "declare the layout (`layout` or `fields`) to say which applies"
+                                    }
                                 ),
                             ),
                         );
@@ -1016,4 +1028,21 @@ mod tests {
         assert_eq!(const_name("BasicEffect", "shaders.h:g_VSMain"), "G_VS_MAIN");
         assert_eq!(const_name("X", "X.dxbc"), "X");
     }
+}
+
+/// The fields with every struct type name dropped (names of fields and members kept): the
+/// layout as bytes see it, for comparing reflections of SM4 and SM5 builds of one source.
+fn unnamed(fields: &[crate::effect::PlacedField]) -> Vec<crate::effect::PlacedField> {
+    use crate::effect::VarType;
+    fields
+        .iter()
+        .map(|f| {
+            let mut f = f.clone();
+            if let VarType::Struct(st) = &mut f.ty {
+                st.name = None;
+                st.members = unnamed(&st.members);
+            }
+            f
+        })
+        .collect()
 }

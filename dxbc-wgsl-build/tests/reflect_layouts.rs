@@ -140,7 +140,8 @@ fn shaders_that_disagree_about_an_omitted_layout() {
     assert!(
         e.contains(
             "pixel shader Scene_PS.dxbc: its reflection gives constant buffer `Scene` a different layout than \
-             Scene_VS.dxbc does (`Ambient` (float3) at c10 there, `AmbientColor` (float3) at c10 here)"
+             Scene_VS.dxbc does (`Ambient` (float3) at c10 in Scene_VS.dxbc, `AmbientColor` (float3) at c10 in \
+             Scene_PS.dxbc); bind each layout to its own stages"
         ),
         "{e}"
     );

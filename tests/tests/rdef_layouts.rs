@@ -459,3 +459,38 @@ fn golden_struct_of_a_reflected_layout() {
         insta::assert_snapshot!("default_values_l0269_globals", s.code);
     });
 }
+
+/// SM4 and SM5 builds of one source reflect the same struct layout, but only SM5 records the
+/// struct's type name: an effect choosing between them by permutation takes the layout from
+/// either (vkd3d's `struct-inheritance`, ps_4_0 and ps_5_0 of one section).
+#[test]
+fn sm4_and_sm5_reflections_of_one_struct_layout_agree() {
+    let Some(corpus) = corpus_or_skip("sm4_and_sm5_reflections_of_one_struct_layout_agree") else {
+        return;
+    };
+    let dir = corpus.join("vkd3d-shader-tests/struct-inheritance");
+    // The two reflections differ in the struct's name only.
+    let names: Vec<Option<String>> = ["L0001_ps_4_0.dxbc", "L0001_ps_5_0.dxbc"]
+        .iter()
+        .map(|f| {
+            let l = reflect::cbuffer_layouts(&std::fs::read(dir.join(f)).unwrap()).unwrap();
+            match &l[0].fields[0].ty {
+                dxbc_wgsl_build::effect::VarType::Struct(s) => s.name.clone(),
+                other => panic!("{f}: {other}"),
+            }
+        })
+        .collect();
+    assert!(names[0].is_none() && names[1].is_some(), "{names:?}");
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("s.effect.toml");
+    let text = format!(
+        "[effect]\nname = \"S\"\nshader_dir = {:?}\n\n[axes]\nsm5 = \"bool\"\n\n[cbuffers.Globals]\nregister = \"b0\"\n\n\
+         [passes.main]\nvertex = \"default_vs_4_0.dxbc\"\npixel = \"L0001_ps_{{sm5:5_0:4_0}}.dxbc\"\n",
+        dir.to_string_lossy()
+    );
+    std::fs::write(&path, text).unwrap();
+    let effect = dxbc_wgsl_build::Effect::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let c = dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(c.effect.layouts[0].from_reflection && !c.effect.layouts[0].fields.is_empty());
+}
