@@ -286,6 +286,18 @@ fn run(command: Command) -> anyhow::Result<()> {
                 Err(dxbc_wgsl::TranslateError::Unsupported(r)) => {
                     // `<file>: unsupported (<reason>) at instruction N (byte offset 0x..) `op`: detail`
                     eprintln!("{}: {r}", file.display());
+                    use dxbc_wgsl::RefusalReason as R;
+                    match r.reason {
+                        R::TypedBufferFormatUnknown => eprintln!(
+                            "  give the view's format with --view-format t#=FORMAT (32-bit formats: r32float, \
+                             rg32uint, rgba32float, ...; t#,spaceN=FORMAT in SM5.1)"
+                        ),
+                        R::TypedUavFormatUnknown => eprintln!(
+                            "  give the view's format with --view-format u#=FORMAT (rgba8unorm, r32uint, ...; an \
+                             RWBuffer takes 32-bit formats; u#,spaceN=FORMAT in SM5.1)"
+                        ),
+                        _ => {}
+                    }
                     std::process::exit(1);
                 }
                 r => r.with_context(|| file.display().to_string())?,

@@ -318,6 +318,30 @@ mod sv {
     pub const SAMPLE_INDEX: u32 = 10;
 }
 
+/// The HLSL semantic of a system value (`D3D_NAME`), for messages: `SV_RenderTargetArrayIndex`,
+/// or the number when it has none.
+fn sv_semantic(v: u32) -> String {
+    let s = match v {
+        1 => "SV_Position",
+        2 => "SV_ClipDistance",
+        3 => "SV_CullDistance",
+        4 => "SV_RenderTargetArrayIndex",
+        5 => "SV_ViewportArrayIndex",
+        6 => "SV_VertexID",
+        7 => "SV_PrimitiveID",
+        8 => "SV_InstanceID",
+        9 => "SV_IsFrontFace",
+        10 => "SV_SampleIndex",
+        11 | 13 | 15 | 16 => "SV_TessFactor",
+        12 | 14 => "SV_InsideTessFactor",
+        17 => "SV_Barycentrics",
+        18 => "SV_ShadingRate",
+        19 => "SV_CullPrimitive",
+        _ => return format!("{v} (D3D_NAME)"),
+    };
+    format!("{s} ({v})")
+}
+
 /// Lowers an IR module to a naga module.
 ///
 /// # Errors
@@ -1296,7 +1320,11 @@ impl Cx<'_, '_> {
                             m,
                             at,
                             RefusalReason::SystemValueUnsupported,
-                            format!("input system value {other} in a {} shader", stage.name()),
+                            format!(
+                                "input system value {} in a {} shader: no WGSL builtin",
+                                sv_semantic(other),
+                                stage.name()
+                            ),
                         ))
                     }
                 };
@@ -1727,7 +1755,7 @@ impl Cx<'_, '_> {
                         m,
                         at,
                         RefusalReason::SystemValueUnsupported,
-                        format!("output system value {other}"),
+                        format!("output system value {}: no WGSL builtin", sv_semantic(other)),
                     ));
                 }
             };
