@@ -2,6 +2,46 @@
 //! module. `Builder` writes it to `OUT_DIR`; `include_effect!` parses it into tokens; both call
 //! this one function, so their output is identical. The API it produces is described in
 //! `docs/binding-model.md`.
+//!
+//! An effect with render passes and compute passes gets the render API under the names a
+//! render-only effect has (`Shaders`, `Resources`, `Layouts`, `BindGroups`,
+//! `create_render_pipeline`, `RenderPass` when there are several) and the compute API under
+//! `Compute` names (`ComputeShaders`, `ComputeResources`, `ComputeLayouts`, `ComputeBindGroups`,
+//! `compute_bind_group_layout_entries`, `create_compute_pipeline`, `ComputePass` when there are
+//! several). They take different types, so a compute pass's values never reach a render function
+//! (`tests/fixtures/tiny_mixed.rs` is such a module):
+//!
+//! ```no_run
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_mixed.rs"));
+//! # fn run(device: &wgpu::Device) {
+//! use tiny_mixed::{ComputePass, Permutation, RenderPass};
+//! let compute = tiny_mixed::ComputeLayouts::new(device, ComputePass::Build, Permutation::default());
+//! let _ = tiny_mixed::create_compute_pipeline(device, &compute);
+//! let render = tiny_mixed::Layouts::new(device, RenderPass::Main, Permutation::default());
+//! let _ = tiny_mixed::create_render_pipeline(device, &render, &[wgpu::TextureFormat::Rgba8Unorm], None);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! ```compile_fail,E0308
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_mixed.rs"));
+//! # fn run(device: &wgpu::Device) {
+//! use tiny_mixed::{ComputePass, Permutation};
+//! let compute = tiny_mixed::ComputeLayouts::new(device, ComputePass::Build, Permutation::default());
+//! // A compute pass's layouts are no render pipeline's.
+//! let _ = tiny_mixed::create_render_pipeline(device, &compute, &[wgpu::TextureFormat::Rgba8Unorm], None);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! ```compile_fail,E0308
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_mixed.rs"));
+//! # fn main() {
+//! use tiny_mixed::{ComputePass, Permutation};
+//! // The render passes' shaders are asked for by `RenderPass`.
+//! let _ = Permutation::default().shaders(ComputePass::Build);
+//! # }
+//! ```
 
 mod structs;
 mod writer;
