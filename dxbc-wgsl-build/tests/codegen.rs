@@ -126,3 +126,28 @@ fn mixed_passes_golden() {
     assert_eq!(names(true), ["parameters", "u0", "sampler?", "texture?"]);
     assert_eq!(compiled.resources.len(), 4);
 }
+
+/// In an effect of one kind of pass, that kind's resource fields are the effect's: the
+/// generated `Resources` of every example effect and of the compute-only test effect is what it
+/// was before effects could mix the kinds.
+#[test]
+fn single_kind_effects_keep_their_resource_fields() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("example-engine/effects"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".effect.toml"))
+        .collect();
+    files.sort();
+    files.push(root.join("tests/effects/generate_mips.effect.toml"));
+    files.push(root.join("tests/effects/render_states.effect.toml"));
+    for path in &files {
+        let effect = dxbc_wgsl_build::Effect::load(path).unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
+        let compute = effect.passes[0].is_compute();
+        let compiled = dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
+            .unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
+        assert!(!compiled.is_mixed(), "{}", path.display());
+        assert_eq!(compiled.resource_fields(compute), compiled.resources, "{}", path.display());
+        assert!(compiled.resource_fields(!compute).is_empty(), "{}", path.display());
+    }
+}
