@@ -27,6 +27,64 @@ pub struct CompiledEffect {
     pub inputs: Vec<PathBuf>,
 }
 
+impl CompiledEffect {
+    /// Whether the effect has both render passes and compute passes.
+    pub fn is_mixed(&self) -> bool {
+        let compute = self.effect.passes.iter().filter(|p| p.is_compute()).count();
+        compute > 0 && compute < self.effect.passes.len()
+    }
+
+    /// The resource fields the render passes (`compute == false`) or the compute passes
+    /// (`compute == true`) bind, in the order the shaders of those passes first bind them, with
+    /// the registers and kinds of those passes' stages only, and `required` when every
+    /// permutation of every such pass binds the field. For an effect whose passes are all of that
+    /// kind, these are [`CompiledEffect::resources`]; an effect with both kinds of passes
+    /// generates one struct of each (`Resources` and `ComputeResources`).
+    pub fn resource_fields(&self, compute: bool) -> Vec<ResourceField> {
+        let e = &self.effect;
+        let variants: Vec<&Variant> =
+            e.passes.iter().zip(&self.passes).filter(|(p, _)| p.is_compute() == compute).flat_map(|(_, v)| v).collect();
+        let mut out: Vec<ResourceField> = Vec::new();
+        for v in &variants {
+            for si in std::iter::once(v.vertex).chain(v.pixel) {
+                let info = &self.shaders[si].info;
+                for b in &info.bindings {
+                    let Some(name) = field_name(e, info.stage, b.class, b.slot, b.space) else { continue };
+                    let Some(field) = self.resources.iter().find(|f| f.name == name) else { continue };
+                    let (reg, describe) = (b.register(), b.kind.describe());
+                    match out.iter_mut().find(|f| f.name == name) {
+                        Some(f) => {
+                            if !f.registers.contains(&(info.stage, reg.clone())) {
+                                f.registers.push((info.stage, reg));
+                            }
+                            if !f.kinds.contains(&describe) {
+                                f.kinds.push(describe);
+                            }
+                        }
+                        None => out.push(ResourceField {
+                            registers: vec![(info.stage, reg)],
+                            kinds: vec![describe],
+                            required: false,
+                            ..field.clone()
+                        }),
+                    }
+                }
+            }
+        }
+        for f in &mut out {
+            f.required = variants.iter().all(|v| {
+                std::iter::once(v.vertex).chain(v.pixel).any(|si| {
+                    let info = &self.shaders[si].info;
+                    info.bindings.iter().any(|b| {
+                        field_name(e, info.stage, b.class, b.slot, b.space).as_deref() == Some(f.name.as_str())
+                    })
+                })
+            });
+        }
+        out
+    }
+}
+
 /// One distinct translated shader.
 #[derive(Debug, Clone)]
 pub struct CompiledShader {
@@ -61,7 +119,7 @@ pub enum FieldKind {
 }
 
 /// A field of the generated `Resources` struct.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceField {
     /// Rust field name.
     pub name: String,
@@ -217,6 +275,12 @@ pub const RESERVED_TYPES: &[&str] = &[
     "BindGroups",
     "PipelineOptions",
     "VariantInfo",
+    "RenderPass",
+    "ComputePass",
+    "ComputeShaders",
+    "ComputeResources",
+    "ComputeLayouts",
+    "ComputeBindGroups",
 ];
 
 /// Loads, translates and checks every permutation of an effect.

@@ -529,14 +529,25 @@ fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Resu
     for l in &e.layouts {
         println!("  layout {}: {} fields, {} bytes", l.name, l.fields.len(), l.size());
     }
-    for r in &compiled.resources {
-        let regs: Vec<String> = r.registers.iter().map(|(s, reg)| format!("{} {reg}", s.name())).collect();
-        println!(
-            "  resource {}: {} ({})",
-            r.name,
-            regs.join(", "),
-            if r.required { "always bound" } else { "some permutations" }
-        );
+    // A mixed effect's render and compute passes have a resources struct each.
+    let groups = if compiled.is_mixed() {
+        vec![
+            (" of the render passes", compiled.resource_fields(false)),
+            (" of the compute passes", compiled.resource_fields(true)),
+        ]
+    } else {
+        vec![("", compiled.resources.clone())]
+    };
+    for (whose, fields) in &groups {
+        for r in fields {
+            let regs: Vec<String> = r.registers.iter().map(|(s, reg)| format!("{} {reg}", s.name())).collect();
+            println!(
+                "  resource {}{whose}: {} ({})",
+                r.name,
+                regs.join(", "),
+                if r.required { "always bound" } else { "some permutations" }
+            );
+        }
     }
     let code = dxbc_wgsl_build::generate(&compiled);
     let wgsl_bytes: usize = compiled.shaders.iter().map(|s| s.info.wgsl.len()).sum();

@@ -1,11 +1,11 @@
 //! The pipeline plan of a compiled effect: per pass and permutation, the shaders, the entries of
-//! both bind group layouts and the vertex buffer layout that the generated pipeline constructors
-//! use.
+//! the bind group layouts and (render passes) the vertex buffer layout that the generated pipeline
+//! constructors use.
 //!
 //! It is the one data model behind the generated code and the GPU validator:
 //! [`crate::codegen::generate`] prints it as Rust (`VARIANTS`, `VERTEX_GROUPS`, `PIXEL_GROUPS`,
-//! `VERTEX_LAYOUTS` and the vertex structs), and the `gpu` feature's validator builds wgpu
-//! descriptors from the same values. The render states come from each pass's
+//! `COMPUTE_GROUPS`, `VERTEX_LAYOUTS` and the vertex structs), and the `gpu` feature's validator
+//! builds wgpu descriptors from the same values. The render states come from each pass's
 //! [`PassStates`](crate::effect::states::PassStates), the formats from the caller.
 
 use crate::compile::CompiledEffect;
@@ -16,18 +16,31 @@ use crate::vertex::VertexFormat;
 /// What the generated module builds, per pass and permutation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PipelinePlan {
-    /// Distinct bind group layouts, as entry lists sorted by binding number: `[0]` for
-    /// `@group(0)` (the vertex shader's resources), `[1]` for `@group(1)` (the pixel shader's).
+    /// Distinct bind group layouts of the render passes, as entry lists sorted by binding number:
+    /// `[0]` for `@group(0)` (the vertex shader's resources), `[1]` for `@group(1)` (the pixel
+    /// shader's).
     pub groups: [Vec<Vec<Binding>>; 2],
+    /// Distinct bind group layouts of the compute passes (`@group(0)`, the compute shader's
+    /// resources), sorted by binding number.
+    pub compute_groups: Vec<Vec<Binding>>,
     /// Distinct vertex buffer layouts (one generated vertex struct each).
     pub vertex_layouts: Vec<VertexLayout>,
     /// Per pass, per permutation (in [`CompiledEffect::permutations`] order).
     pub variants: Vec<Vec<VariantPlan>>,
 }
 
-/// One pass of one permutation.
+/// One pass of one permutation: a render pipeline or a compute pipeline, as the pass is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VariantPlan {
+pub enum VariantPlan {
+    /// A render pass's pipeline.
+    Render(RenderVariant),
+    /// A compute pass's pipeline.
+    Compute(ComputeVariant),
+}
+
+/// One render pass of one permutation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RenderVariant {
     /// Vertex shader (index into [`CompiledEffect::shaders`]).
     pub vertex: usize,
     /// Pixel shader, if the pass has one.
@@ -39,6 +52,15 @@ pub struct VariantPlan {
     /// The vertex buffer layout (index into [`PipelinePlan::vertex_layouts`]); `None` when the
     /// vertex shader reads no vertex attributes.
     pub vertex_layout: Option<usize>,
+}
+
+/// One compute pass of one permutation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComputeVariant {
+    /// Compute shader (index into [`CompiledEffect::shaders`]).
+    pub compute: usize,
+    /// The `@group(0)` layout (index into [`PipelinePlan::compute_groups`]).
+    pub group: usize,
 }
 
 /// One interleaved vertex buffer (slot 0, per-vertex step).
@@ -70,39 +92,54 @@ pub struct VertexAttribute {
 impl PipelinePlan {
     /// The plan of a compiled effect.
     pub fn new(c: &CompiledEffect) -> Self {
-        let mut plan =
-            PipelinePlan { groups: [Vec::new(), Vec::new()], vertex_layouts: Vec::new(), variants: Vec::new() };
-        for pass in &c.passes {
+        let mut plan = PipelinePlan {
+            groups: [Vec::new(), Vec::new()],
+            compute_groups: Vec::new(),
+            vertex_layouts: Vec::new(),
+            variants: Vec::new(),
+        };
+        for (pass, variants) in c.effect.passes.iter().zip(&c.passes) {
             let mut per_pass = Vec::new();
-            for v in pass {
-                let vs = &c.shaders[v.vertex].info;
-                let vertex_group = intern(&mut plan.groups[0], group_entries(&vs.bindings));
+            for v in variants {
+                let first = &c.shaders[v.vertex].info;
+                if pass.is_compute() {
+                    let group = intern(&mut plan.compute_groups, group_entries(&first.bindings));
+                    per_pass.push(VariantPlan::Compute(ComputeVariant { compute: v.vertex, group }));
+                    continue;
+                }
+                let vertex_group = intern(&mut plan.groups[0], group_entries(&first.bindings));
                 let pixel_bindings = v.pixel.map(|p| c.shaders[p].info.bindings.as_slice()).unwrap_or_default();
                 let pixel_group = intern(&mut plan.groups[1], group_entries(pixel_bindings));
-                let vertex_layout = vertex_attributes(&vs.inputs, &c.effect.vertex_formats)
+                let vertex_layout = vertex_attributes(&first.inputs, &c.effect.vertex_formats)
                     .map(|(attributes, stride)| plan.intern_vertex_layout(attributes, stride));
-                per_pass.push(VariantPlan {
+                per_pass.push(VariantPlan::Render(RenderVariant {
                     vertex: v.vertex,
                     pixel: v.pixel,
                     vertex_group,
                     pixel_group,
                     vertex_layout,
-                });
+                }));
             }
             plan.variants.push(per_pass);
         }
         plan
     }
 
-    /// Every variant in pass-major order (the order of the generated `VARIANTS` table), with its
-    /// pass and permutation indices.
+    /// Every variant in pass-major order (the order of the generated `VARIANTS` table of an
+    /// effect whose passes are all render or all compute passes), with its pass and permutation
+    /// indices.
     pub fn iter(&self) -> impl Iterator<Item = (usize, usize, &VariantPlan)> {
         self.variants.iter().enumerate().flat_map(|(p, per)| per.iter().enumerate().map(move |(i, v)| (p, i, v)))
     }
 
-    /// The bind group layout entries of a variant: `[group 0, group 1]`.
-    pub fn entries(&self, v: &VariantPlan) -> [&[Binding]; 2] {
+    /// The bind group layout entries of a render variant: `[group 0, group 1]`.
+    pub fn entries(&self, v: &RenderVariant) -> [&[Binding]; 2] {
         [&self.groups[0][v.vertex_group], &self.groups[1][v.pixel_group]]
+    }
+
+    /// The bind group layout entries of a compute variant (group 0).
+    pub fn compute_entries(&self, v: &ComputeVariant) -> &[Binding] {
+        &self.compute_groups[v.group]
     }
 
     /// Index of an identical layout, or of the new one, named after its attributes.

@@ -71,3 +71,83 @@ fn bare_golden() {
     let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
     assert!(kept == code, "generated code differs from tests/fixtures/bare.rs (UPDATE_GOLDEN=1 updates it)");
 }
+
+/// An effect with render and compute passes, interleaved (`main` render, `build` compute,
+/// `depth_only` render, `clear` compute): `RenderPass` and `ComputePass`, the render API and the
+/// `Compute*` API side by side. Kept as `tests/fixtures/tiny_mixed.rs`, compiled and exercised by
+/// `tests/generated_compiles.rs`.
+#[test]
+fn mixed_passes_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    for f in ["Tiny_CS.dxbc", "Tiny_CSTx.dxbc", "Tiny_CSClear.dxbc"] {
+        std::fs::write(dir.path().join(f), format!("DXBC stand-in for {f}")).unwrap();
+    }
+    let text = common::TINY_EFFECT
+        .replace("name = \"TinyEffect\"", "name = \"TinyEffect\"\nmodule = \"tiny_mixed\"")
+        .replace("[passes.main]", "[passes.build]\ncompute = \"Tiny_CS{texture:Tx}.dxbc\"\n\n[passes.main]")
+        + "\n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n\n[passes.clear]\ncompute = \"Tiny_CSClear.dxbc\"\n";
+    let path = dir.path().join("mixed.effect.toml");
+    std::fs::write(&path, text).unwrap();
+    let effect = dxbc_wgsl_build::Effect::load(&path).unwrap();
+    let compiled = dxbc_wgsl_build::compile::compile(effect, &mut common::FakeTranslator::default()).unwrap();
+    assert!(compiled.is_mixed());
+    let code = dxbc_wgsl_build::generate(&compiled);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny_mixed.rs");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&fixture, &code).unwrap();
+    }
+    let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
+    assert!(kept == code, "generated code differs from tests/fixtures/tiny_mixed.rs (UPDATE_GOLDEN=1 updates it)");
+    for item in [
+        "pub enum RenderPass {",
+        "pub enum ComputePass {",
+        "pub struct ComputeShaders {",
+        "pub struct ComputeResources<'a> {",
+        "pub struct ComputeLayouts {",
+        "pub struct ComputeBindGroups {",
+        "pub fn create_compute_pipeline(device: &wgpu::Device, layouts: &ComputeLayouts)",
+        "pub fn create_render_pipeline(device: &wgpu::Device, layouts: &Layouts,",
+    ] {
+        assert!(code.contains(item), "`{item}` is missing");
+    }
+    assert!(!code.contains("pub enum Pass {"), "a mixed effect has no `Pass` enum");
+
+    // The render and compute passes' resources are split per kind: `u0` only the compute
+    // shaders bind; `parameters` both bind.
+    let names = |compute| -> Vec<String> {
+        compiled
+            .resource_fields(compute)
+            .iter()
+            .map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" }))
+            .collect()
+    };
+    assert_eq!(names(false), ["parameters", "sampler?", "texture?"]);
+    assert_eq!(names(true), ["parameters", "u0", "sampler?", "texture?"]);
+    assert_eq!(compiled.resources.len(), 4);
+}
+
+/// In an effect of one kind of pass, that kind's resource fields are the effect's: the
+/// generated `Resources` of every example effect and of the compute-only test effect is what it
+/// was before effects could mix the kinds.
+#[test]
+fn single_kind_effects_keep_their_resource_fields() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("example-engine/effects"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".effect.toml"))
+        .collect();
+    files.sort();
+    files.push(root.join("tests/effects/generate_mips.effect.toml"));
+    files.push(root.join("tests/effects/render_states.effect.toml"));
+    for path in &files {
+        let effect = dxbc_wgsl_build::Effect::load(path).unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
+        let compute = effect.passes[0].is_compute();
+        let compiled = dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
+            .unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
+        assert!(!compiled.is_mixed(), "{}", path.display());
+        assert_eq!(compiled.resource_fields(compute), compiled.resources, "{}", path.display());
+        assert!(compiled.resource_fields(!compute).is_empty(), "{}", path.display());
+    }
+}

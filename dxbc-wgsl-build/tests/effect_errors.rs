@@ -543,8 +543,16 @@ fn view_format_errors() {
 fn compute_pass_errors() {
     let text = format!("{HEAD}\n[passes.mips]\ncompute = \"CS.dxbc\"\ntopology = \"POINTLIST\"\n");
     expect_at(&text, "topology", 0, "is a compute pass: `topology` applies to render passes");
+    // An effect may mix render and compute passes; a compute pass beside render passes still
+    // refuses render states, and a render pass beside compute passes still needs its vertex shader.
     let text = format!("{HEAD}{PASS}\n[passes.mips]\ncompute = \"CS.dxbc\"\n");
-    expect_at(&text, "mips]", 0, "pass `mips` is a compute pass but pass `main` is a render pass");
+    let e = Effect::parse(Path::new("fx/e.effect.toml"), text).expect("render and compute passes mix");
+    let kinds: Vec<(&str, bool)> = e.passes.iter().map(|p| (p.name.as_str(), p.is_compute())).collect();
+    assert_eq!(kinds, [("main", false), ("mips", true)]);
+    let text = format!("{HEAD}{PASS}\n[passes.mips]\ncompute = \"CS.dxbc\"\nblend = {{ blend_enable = true }}\n");
+    expect_at(&text, "blend", 0, "is a compute pass: `blend` applies to render passes");
+    let text = format!("{HEAD}\n[passes.mips]\ncompute = \"CS.dxbc\"\n[passes.draw]\npixel = \"PS.dxbc\"\n");
+    expect_at(&text, "draw", 0, "needs a `vertex` shader (or a `compute` shader, for a compute pass)");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The generated code compiles (with wgpu and bytemuck, under the workspace's clippy settings) and
-//! behaves as documented. `tests/fixtures/tiny_effect.rs` is the generator's output for the tiny
+//! behaves as documented (for an effect of render passes, of compute passes, and of both:
+//! `tiny_mixed.rs`, from `tests/codegen.rs`). `tests/fixtures/tiny_effect.rs` is the generator's output for the tiny
 //! effect of `tests/common`; `tests/codegen.rs` checks it is current.
 
 #![deny(missing_docs)]
@@ -9,6 +10,7 @@ include!("fixtures/tiny_two_pass.rs");
 include!("fixtures/bare.rs");
 include!("fixtures/states.rs");
 include!("fixtures/reflected_scene.rs");
+include!("fixtures/tiny_mixed.rs");
 
 use tiny_effect as fx;
 
@@ -200,4 +202,65 @@ fn reflected_layout_bytes() {
     assert_eq!(at(236), 5.0); // Exposure: c14.w
     assert_eq!(at(240), 6.0); // Sun.dir.x: c15.x
     assert_eq!(at(276), 8.0); // Jitter.y: c17.y
+}
+
+/// An effect with render passes (`main`, `depth_only`) and compute passes (`build`, `clear`),
+/// declared interleaved (fixture: `tiny_mixed.rs`, from `tests/codegen.rs`): each kind has its
+/// pass enum, variant table, layouts, bind groups and resources; the render API takes
+/// `RenderPass`, the compute API `ComputePass`.
+#[test]
+fn mixed_render_and_compute_passes() {
+    use tiny_mixed::{ComputePass, Permutation, RenderPass, Shading};
+    assert_eq!(RenderPass::ALL, [RenderPass::Main, RenderPass::DepthOnly]);
+    assert_eq!(ComputePass::ALL, [ComputePass::Build, ComputePass::Clear]);
+
+    let p = Permutation::default();
+    let tx = Permutation { texture: true, ..p };
+    // Render passes: as in a render-only effect, by `RenderPass`.
+    assert_eq!(p.shaders(RenderPass::Main).unwrap().pixel.unwrap().label, "Tiny_PS.dxbc");
+    let depth = p.shaders(RenderPass::DepthOnly).unwrap();
+    assert_eq!((depth.vertex.label, depth.pixel), ("Tiny_VS.dxbc", None));
+    assert_eq!(p.vertex_buffer_layout(RenderPass::DepthOnly).unwrap().array_stride, 12);
+    let [vs, ps] = tiny_mixed::bind_group_layout_entries(RenderPass::Main, tx);
+    assert!(vs.iter().all(|e| e.visibility == wgpu::ShaderStages::VERTEX) && !vs.is_empty());
+    assert_eq!(ps.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 16, 32]);
+    assert!(ps.iter().all(|e| e.visibility == wgpu::ShaderStages::FRAGMENT));
+    assert_eq!(tiny_mixed::primitive_state(RenderPass::DepthOnly).topology, wgpu::PrimitiveTopology::TriangleList);
+
+    // Compute passes: by `ComputePass`, with their workgroup sizes (they differ, so the effect has
+    // no single WORKGROUP_SIZE).
+    let build = p.compute_shaders(ComputePass::Build).unwrap();
+    assert_eq!((build.compute.label, build.workgroup_size), ("Tiny_CS.dxbc", [8, 8, 1]));
+    assert_eq!(tx.compute_shaders(ComputePass::Build).unwrap().compute.label, "Tiny_CSTx.dxbc");
+    let clear = p.compute_shaders(ComputePass::Clear).unwrap();
+    assert_eq!((clear.compute.label, clear.workgroup_size), ("Tiny_CSClear.dxbc", [64, 1, 1]));
+    let [cs] = tiny_mixed::compute_bind_group_layout_entries(ComputePass::Build, tx);
+    assert_eq!(cs.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 16, 32, 160]);
+    assert!(cs.iter().all(|e| e.visibility == wgpu::ShaderStages::COMPUTE));
+    let [cs] = tiny_mixed::compute_bind_group_layout_entries(ComputePass::Clear, tx);
+    assert_eq!(cs.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 160]);
+
+    // Excluded permutations are `None` for both kinds.
+    let excluded = Permutation { shading: Shading::Lit, texture: true, fog: true };
+    assert!(excluded.shaders(RenderPass::Main).is_none());
+    assert!(excluded.compute_shaders(ComputePass::Clear).is_none());
+    let message =
+        std::panic::catch_unwind(|| tiny_mixed::compute_bind_group_layout_entries(ComputePass::Clear, excluded))
+            .expect_err("an excluded permutation has no layouts");
+    let message = message.downcast_ref::<String>().unwrap();
+    assert!(message.contains("TinyEffect: Clear permutation") && message.contains("excluded"), "{message}");
+
+    // Each kind's resources: the compute passes' `u0` is required there and absent from the render
+    // passes' struct; the constant buffer is a field of both.
+    fn compute_resources<'a>(
+        buffer: &'a wgpu::Buffer,
+        view: &'a wgpu::TextureView,
+    ) -> tiny_mixed::ComputeResources<'a> {
+        tiny_mixed::ComputeResources { parameters: buffer, u0: view, sampler: None, texture: None }
+    }
+    fn render_resources(buffer: &wgpu::Buffer) -> tiny_mixed::Resources<'_> {
+        tiny_mixed::Resources { parameters: buffer, sampler: None, texture: None }
+    }
+    let _ = (compute_resources, render_resources);
+    assert!(tiny_mixed::MissingResource("texture").to_string().contains("`texture`"));
 }

@@ -5,9 +5,13 @@
 //!   shader: the device accepts all of them;
 //! - a deliberately broken pipeline (a layout without a binding the shader uses, a vertex layout
 //!   of the wrong format kind) is reported, naming effect, pass, permutation and shaders;
-//! - the validator's descriptors are the generated code's: for every example effect and
-//!   `tests/effects/render_states.effect.toml`, each pass × permutation's shaders, bind group
-//!   layout entries, vertex buffer layout and render states equal what the generated module's
+//! - the compute passes of effects, alone (`tests/effects/generate_mips.effect.toml`) and beside a
+//!   render pass (`tests/effects/mip_preview.effect.toml`): the device accepts both kinds of
+//!   pipeline, and a broken compute pipeline is reported;
+//! - the validator's descriptors are the generated code's: for every example effect,
+//!   `tests/effects/render_states.effect.toml` and the two effects above, each pass × permutation's
+//!   shaders, bind group layout entries, vertex buffer layout and render states (render passes),
+//!   or shader and bind group layout entries (compute passes), equal what the generated module's
 //!   functions return.
 //!
 //! Needs a GPU adapter (CI installs lavapipe); `DXBC_WGSL_SKIP_GPU=1` skips explicitly.
@@ -16,11 +20,15 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use dxbc_wgsl_build::compile::{self, CompiledEffect, DirectTranslator};
-use dxbc_wgsl_build::gpu_validate::{effect_pipelines, GpuValidator, RenderPipelineDesc, Severity};
+use dxbc_wgsl_build::gpu_validate::{
+    effect_pipelines, ComputePipelineDesc, GpuValidator, PipelineDesc, RenderPipelineDesc, Severity,
+};
 use dxbc_wgsl_build::Effect;
 use dxbc_wgsl_tests::gpu::SKIP_GPU_ENV;
 
 dxbc_wgsl_macros::include_effect!("effects/render_states.effect.toml");
+dxbc_wgsl_macros::include_effect!("effects/generate_mips.effect.toml");
+dxbc_wgsl_macros::include_effect!("effects/mip_preview.effect.toml");
 
 fn root() -> PathBuf {
     std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap()
@@ -224,13 +232,35 @@ macro_rules! check_generated {
     }};
 }
 
+/// Checks the validator's descriptors of one compute pass × permutation against the generated
+/// module: `$shaders` is the `Permutation` method that gives its shader and `$entries` the function
+/// that gives its bind group layout entries (`shaders` and `bind_group_layout_entries` in an
+/// effect of compute passes only, `compute_shaders` and `compute_bind_group_layout_entries` beside
+/// render passes).
+macro_rules! check_generated_compute {
+    ($fx:path, $desc:expr, $perm:expr, $shaders:ident, $entries:ident $(, $pass:expr)?) => {{
+        use $fx as fx;
+        let d: &ComputePipelineDesc = $desc;
+        let p = fx::Permutation::ALL[$perm];
+        let shaders = p.$shaders($($pass)?).unwrap();
+        assert_eq!(
+            (shaders.compute.wgsl, shaders.compute.entry_point),
+            (d.shader.wgsl.as_str(), d.shader.entry_point.as_str())
+        );
+        let [group] = fx::$entries($($pass,)? p);
+        assert_eq!(group, d.group.as_slice(), "bind group layout entries");
+        assert_eq!(dxbc_wgsl_build::gpu_validate::descriptors::wgsl_features(shaders.compute.wgsl), d.features, "features");
+    }};
+}
+
 /// Checks every pass × permutation of an example effect against its generated module.
 macro_rules! check_example {
     ($file:literal, $fx:ident) => {{
         let pipelines = effect_pipelines(&compile(&root().join("example-engine/effects").join($file)));
         assert_eq!(pipelines.len(), example_engine::effects::$fx::Permutation::COUNT, "{}", $file);
         for p in &pipelines {
-            check_generated!(example_engine::effects::$fx, &p.desc, p.permutation);
+            let desc = p.desc.as_render().expect("the example effects have render passes only");
+            check_generated!(example_engine::effects::$fx, desc, p.permutation);
         }
         pipelines.len()
     }};
@@ -255,8 +285,81 @@ fn validator_descriptors_equal_the_generated_code() {
     let states = effect_pipelines(&compile(&root().join("tests/effects/render_states.effect.toml")));
     assert_eq!(states.len(), render_states::Pass::ALL.len());
     for p in &states {
-        check_generated!(render_states, &p.desc, p.permutation, render_states::Pass::ALL[p.pass]);
+        let desc = p.desc.as_render().expect("render passes");
+        check_generated!(render_states, desc, p.permutation, render_states::Pass::ALL[p.pass]);
     }
     // The states effect's passes differ in depth-stencil state, so the validator attaches depth.
-    assert!(states.iter().filter(|p| p.desc.depth_stencil.is_some()).count() >= 3);
+    assert!(states.iter().filter_map(|p| p.desc.as_render()).filter(|d| d.depth_stencil.is_some()).count() >= 3);
+
+    // Compute passes: an effect of one compute pass, and one with a compute pass (`generate`,
+    // declared first) and a render pass (`draw`).
+    let mips = effect_pipelines(&compile(&root().join("tests/effects/generate_mips.effect.toml")));
+    assert_eq!(mips.len(), 1);
+    for p in &mips {
+        let desc = p.desc.as_compute().expect("a compute pass");
+        check_generated_compute!(generate_mips, desc, p.permutation, shaders, bind_group_layout_entries);
+    }
+    let mixed = effect_pipelines(&compile(&root().join("tests/effects/mip_preview.effect.toml")));
+    let (mut render, mut compute) = (0, 0);
+    for p in &mixed {
+        match &p.desc {
+            PipelineDesc::Render(d) => {
+                assert_eq!(p.pass, 1, "pass `draw`");
+                render += 1;
+                check_generated!(mip_preview, d, p.permutation);
+            }
+            PipelineDesc::Compute(d) => {
+                assert_eq!(p.pass, 0, "pass `generate`");
+                compute += 1;
+                check_generated_compute!(
+                    mip_preview,
+                    d,
+                    p.permutation,
+                    compute_shaders,
+                    compute_bind_group_layout_entries
+                );
+            }
+        }
+    }
+    assert_eq!((compute, render), (mip_preview::Permutation::COUNT, mip_preview::Permutation::COUNT));
+}
+
+/// The compute passes of effects are validated like their render passes: every pipeline of an
+/// effect of compute passes and of an effect with both kinds is accepted, and a compute pipeline
+/// whose layout lacks a binding its shader uses is reported, naming the compute pass.
+#[test]
+fn compute_and_mixed_effects_pass_gpu_validation() {
+    let Some(gpu) = validator("compute_and_mixed_effects_pass_gpu_validation") else { return };
+    for file in ["generate_mips.effect.toml", "mip_preview.effect.toml"] {
+        let compiled = compile(&root().join("tests/effects").join(file));
+        let pipelines = effect_pipelines(&compiled);
+        let computes = pipelines.iter().filter(|p| p.desc.as_compute().is_some()).count();
+        let before = gpu.stats();
+        let issues: Vec<String> = gpu.validate_effect(&compiled).iter().map(ToString::to_string).collect();
+        let created = gpu.stats().pipelines - before.pipelines;
+        eprintln!(
+            "{file}: {} pass × permutation pipelines ({computes} compute), {created} distinct created",
+            pipelines.len()
+        );
+        assert!(issues.is_empty(), "{file}: GPU errors:\n{}", issues.join("\n"));
+        assert!(computes > 0 && created > 0, "{file}: nothing was validated");
+    }
+
+    // The compute shader's layout without `u0` (its WGSL still writes the storage texture).
+    let compiled = compile(&root().join("tests/effects/mip_preview.effect.toml"));
+    let mut broken = compiled.clone();
+    let cs = broken.shaders.iter().position(|s| s.labels[0] == "GenerateMips_main.dxbc").unwrap();
+    let before = broken.shaders[cs].info.bindings.len();
+    broken.shaders[cs].info.bindings.retain(|b| b.register() != "u0");
+    assert_eq!(broken.shaders[cs].info.bindings.len(), before - 1);
+    let issues = gpu.validate_effect(&broken);
+    let text: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    eprintln!("{}", text.join("\n"));
+    assert_eq!(issues.len(), mip_preview::Permutation::COUNT, "one per permutation of the compute pass: {text:#?}");
+    for i in &issues {
+        assert_eq!(i.severity, Severity::Error, "{i}");
+        assert_eq!((i.effect.as_str(), i.pass.as_str()), ("MipPreview", "generate"), "{i}");
+        assert_eq!(i.shaders.iter().map(|s| s.label()).collect::<Vec<_>>(), ["GenerateMips_main.dxbc"], "{i}");
+        assert!(i.file.ends_with("mip_preview.effect.toml") && i.line > 1, "{i}");
+    }
 }

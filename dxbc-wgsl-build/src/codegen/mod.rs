@@ -2,6 +2,46 @@
 //! module. `Builder` writes it to `OUT_DIR`; `include_effect!` parses it into tokens; both call
 //! this one function, so their output is identical. The API it produces is described in
 //! `docs/binding-model.md`.
+//!
+//! An effect with render passes and compute passes gets the render API under the names a
+//! render-only effect has (`Shaders`, `Resources`, `Layouts`, `BindGroups`,
+//! `create_render_pipeline`, `RenderPass` when there are several) and the compute API under
+//! `Compute` names (`ComputeShaders`, `ComputeResources`, `ComputeLayouts`, `ComputeBindGroups`,
+//! `compute_bind_group_layout_entries`, `create_compute_pipeline`, `ComputePass` when there are
+//! several). They take different types, so a compute pass's values never reach a render function
+//! (`tests/fixtures/tiny_mixed.rs` is such a module):
+//!
+//! ```no_run
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_mixed.rs"));
+//! # fn run(device: &wgpu::Device) {
+//! use tiny_mixed::{ComputePass, Permutation, RenderPass};
+//! let compute = tiny_mixed::ComputeLayouts::new(device, ComputePass::Build, Permutation::default());
+//! let _ = tiny_mixed::create_compute_pipeline(device, &compute);
+//! let render = tiny_mixed::Layouts::new(device, RenderPass::Main, Permutation::default());
+//! let _ = tiny_mixed::create_render_pipeline(device, &render, &[wgpu::TextureFormat::Rgba8Unorm], None);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! ```compile_fail,E0308
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_mixed.rs"));
+//! # fn run(device: &wgpu::Device) {
+//! use tiny_mixed::{ComputePass, Permutation};
+//! let compute = tiny_mixed::ComputeLayouts::new(device, ComputePass::Build, Permutation::default());
+//! // A compute pass's layouts are no render pipeline's.
+//! let _ = tiny_mixed::create_render_pipeline(device, &compute, &[wgpu::TextureFormat::Rgba8Unorm], None);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! ```compile_fail,E0308
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_mixed.rs"));
+//! # fn main() {
+//! use tiny_mixed::{ComputePass, Permutation};
+//! // The render passes' shaders are asked for by `RenderPass`.
+//! let _ = Permutation::default().shaders(ComputePass::Build);
+//! # }
+//! ```
 
 mod structs;
 mod writer;
@@ -10,7 +50,7 @@ use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
 use crate::effect::{pascal_case, AxisKind, Layout, Stage};
-use crate::plan::PipelinePlan;
+use crate::plan::{PipelinePlan, VariantPlan};
 use crate::stage::{Binding, BindingKind, SampleType};
 use crate::vertex::VertexFormat;
 pub use structs::{struct_source, StructSource, Word};
@@ -28,13 +68,127 @@ pub fn generate(c: &CompiledEffect) -> String {
 struct Gen<'a> {
     c: &'a CompiledEffect,
     w: W,
-    multi_pass: bool,
     /// Every pass is a compute pass (the effect has compute passes only).
     compute: bool,
+    /// The effect has render passes and compute passes.
+    mixed: bool,
+    /// The names of the render passes' items.
+    render: Kind,
+    /// The names of the compute passes' items.
+    compute_kind: Kind,
+    /// The `Resources` fields of the render passes.
+    render_fields: Vec<ResourceField>,
+    /// The fields of the compute passes' resources (`Resources`, or `ComputeResources` in a
+    /// mixed effect).
+    compute_fields: Vec<ResourceField>,
     /// Bind group layouts, vertex layouts and the variants that use them.
     plan: PipelinePlan,
     /// The constant-buffer structs and the structs of their struct members.
     structs: Structs,
+}
+
+/// The generated names of one kind of pass (render or compute). An effect whose passes are all of
+/// one kind names its items as before mixed effects existed (`Pass`, `Shaders`, `Layouts`...); an
+/// effect with both kinds keeps those names for the render passes and prefixes the compute
+/// passes' with `Compute` (`ComputePass`, `ComputeShaders`, `ComputeLayouts`...), so that no
+/// render function accepts a compute pass's values or the reverse.
+struct Kind {
+    /// Indices of the kind's passes (into `Effect::passes`), in declaration order.
+    passes: Vec<usize>,
+    /// The pass enum, when the kind has several passes.
+    pass_enum: Option<&'static str>,
+    /// The struct of a permutation's shaders.
+    shaders: &'static str,
+    /// The `Permutation` method that returns it.
+    shaders_method: &'static str,
+    /// The resources struct.
+    resources: &'static str,
+    /// The layouts struct.
+    layouts: &'static str,
+    /// The bind groups struct.
+    bind_groups: &'static str,
+    /// The public function returning the bind group layout entries.
+    entries_fn: &'static str,
+    /// The private function that finds a variant.
+    variant_fn: &'static str,
+    /// The private variant table.
+    variants: &'static str,
+    /// The private function that makes bind group entries from resources.
+    group_entries_fn: &'static str,
+}
+
+impl Kind {
+    fn new(c: &CompiledEffect, compute: bool, mixed: bool) -> Self {
+        let passes: Vec<usize> =
+            c.effect.passes.iter().enumerate().filter(|(_, p)| p.is_compute() == compute).map(|(i, _)| i).collect();
+        let several = passes.len() > 1;
+        if mixed && compute {
+            Kind {
+                passes,
+                pass_enum: several.then_some("ComputePass"),
+                shaders: "ComputeShaders",
+                shaders_method: "compute_shaders",
+                resources: "ComputeResources",
+                layouts: "ComputeLayouts",
+                bind_groups: "ComputeBindGroups",
+                entries_fn: "compute_bind_group_layout_entries",
+                variant_fn: "compute_variant",
+                variants: "COMPUTE_VARIANTS",
+                group_entries_fn: "compute_group_entries",
+            }
+        } else {
+            Kind {
+                passes,
+                pass_enum: several.then_some(if mixed { "RenderPass" } else { "Pass" }),
+                shaders: "Shaders",
+                shaders_method: "shaders",
+                resources: "Resources",
+                layouts: "Layouts",
+                bind_groups: "BindGroups",
+                entries_fn: "bind_group_layout_entries",
+                variant_fn: "variant",
+                variants: "VARIANTS",
+                group_entries_fn: "group_entries",
+            }
+        }
+    }
+
+    /// `, pass: Pass` (a trailing parameter), or nothing for a single pass.
+    fn pass_param(&self) -> String {
+        self.pass_enum.map(|e| format!(", pass: {e}")).unwrap_or_default()
+    }
+
+    /// `pass: Pass, ` (a leading parameter), or nothing.
+    fn pass_first_param(&self) -> String {
+        self.pass_enum.map(|e| format!("pass: {e}, ")).unwrap_or_default()
+    }
+
+    /// `, pass` (a trailing argument), or nothing.
+    fn pass_arg(&self) -> &'static str {
+        if self.pass_enum.is_some() {
+            ", pass"
+        } else {
+            ""
+        }
+    }
+
+    /// `, layouts.pass`, or nothing.
+    fn layouts_pass_arg(&self) -> &'static str {
+        if self.pass_enum.is_some() {
+            ", layouts.pass"
+        } else {
+            ""
+        }
+    }
+
+    /// `pass as usize * {count} + ` (the start of the pass's rows in the variant table), or nothing.
+    fn pass_index(&self, count: &str) -> String {
+        if self.pass_enum.is_some() {
+            format!("pass as usize * {count} + ")
+        } else {
+            String::new()
+        }
+    }
 }
 
 impl<'a> Gen<'a> {
@@ -45,14 +199,29 @@ impl<'a> Gen<'a> {
         taken.extend(c.effect.layouts.iter().map(|l| pascal_case(&l.name)));
         taken.extend(c.effect.axes.iter().map(|a| pascal_case(&a.name)));
         taken.extend(plan.vertex_layouts.iter().map(|l| l.struct_name.clone()));
+        let mixed = c.is_mixed();
         Gen {
             c,
             w: W::default(),
-            multi_pass: c.effect.passes.len() > 1,
             compute: c.effect.passes.iter().all(|p| p.is_compute()),
+            mixed,
+            render: Kind::new(c, false, mixed),
+            compute_kind: Kind::new(c, true, mixed),
+            render_fields: c.resource_fields(false),
+            compute_fields: c.resource_fields(true),
             plan,
             structs: Structs::new(taken),
         }
+    }
+
+    /// Whether the effect has render passes.
+    fn has_render(&self) -> bool {
+        !self.compute
+    }
+
+    /// Whether the effect has compute passes.
+    fn has_compute(&self) -> bool {
+        self.compute || self.mixed
     }
 
     fn run(mut self) -> String {
@@ -161,16 +330,29 @@ impl<'a> Gen<'a> {
             w.close("},");
         }
         w.close("];");
-        if self.compute {
-            let sizes: Vec<[u32; 3]> = c.shaders.iter().map(|s| s.info.workgroup_size.unwrap_or([1, 1, 1])).collect();
+        if self.has_compute() {
+            let w = &mut self.w;
+            let mixed = self.mixed;
+            let size_of = |s: &crate::compile::CompiledShader| match s.info.stage {
+                Stage::Compute => s.info.workgroup_size.unwrap_or([1, 1, 1]),
+                _ if mixed => [0, 0, 0],
+                _ => s.info.workgroup_size.unwrap_or([1, 1, 1]),
+            };
+            let sizes: Vec<[u32; 3]> = c.shaders.iter().map(size_of).collect();
+            let compute_sizes: Vec<[u32; 3]> =
+                c.shaders.iter().filter(|s| !mixed || s.info.stage == Stage::Compute).map(size_of).collect();
             w.blank();
-            w.doc("The workgroup size of each of [`SHADERS`].");
+            if mixed {
+                w.doc("The workgroup size of each of [`SHADERS`] (`[0, 0, 0]` for vertex and pixel shaders).");
+            } else {
+                w.doc("The workgroup size of each of [`SHADERS`].");
+            }
             w.line(&format!(
                 "const WORKGROUP_SIZES: [[u32; 3]; {}] = [{}];",
                 sizes.len(),
                 sizes.iter().map(|s| format!("[{}, {}, {}]", s[0], s[1], s[2])).collect::<Vec<_>>().join(", ")
             ));
-            if let Some(first) = sizes.first().filter(|f| sizes.iter().all(|s| s == *f)) {
+            if let Some(first) = compute_sizes.first().filter(|f| compute_sizes.iter().all(|s| s == *f)) {
                 w.blank();
                 w.doc("The workgroup size of every compute shader of the effect (`@workgroup_size`, D3D's");
                 w.doc("`numthreads`).");
@@ -188,45 +370,68 @@ impl<'a> Gen<'a> {
                 w.close("}");
             }
         }
-        w.blank();
-        w.doc("The shaders of one permutation.");
-        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
-        w.open("pub struct Shaders {");
-        if self.compute {
-            w.doc("Compute shader.");
-            w.line("pub compute: StageShader,");
-            w.doc("Its workgroup size (`@workgroup_size`, D3D's `numthreads`).");
-            w.line("pub workgroup_size: [u32; 3],");
-        } else {
+        if self.has_render() {
+            let w = &mut self.w;
+            w.blank();
+            if self.mixed {
+                w.doc("The shaders of one permutation's render pass.");
+            } else {
+                w.doc("The shaders of one permutation.");
+            }
+            w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
+            w.open("pub struct Shaders {");
             w.doc("Vertex shader.");
             w.line("pub vertex: StageShader,");
             w.doc("Pixel (fragment) shader; `None` for a pass without one.");
             w.line("pub pixel: Option<StageShader>,");
+            w.close("}");
         }
-        w.close("}");
-        if self.multi_pass {
+        if self.has_compute() {
             let w = &mut self.w;
             w.blank();
-            w.doc("The passes of the effect.");
+            if self.mixed {
+                w.doc("The shader of one permutation's compute pass.");
+            } else {
+                w.doc("The shaders of one permutation.");
+            }
+            w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
+            w.open(&format!("pub struct {} {{", self.compute_kind.shaders));
+            w.doc("Compute shader.");
+            w.line("pub compute: StageShader,");
+            w.doc("Its workgroup size (`@workgroup_size`, D3D's `numthreads`).");
+            w.line("pub workgroup_size: [u32; 3],");
+            w.close("}");
+        }
+        for kind in [&self.render, &self.compute_kind] {
+            let Some(name) = kind.pass_enum else { continue };
+            let passes: Vec<&crate::effect::Pass> = kind.passes.iter().map(|&i| &c.effect.passes[i]).collect();
+            let w = &mut self.w;
+            w.blank();
+            if !self.mixed {
+                w.doc("The passes of the effect.");
+            } else if name == "ComputePass" {
+                w.doc("The compute passes of the effect.");
+            } else {
+                w.doc("The render passes of the effect.");
+            }
             w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]");
-            w.open("pub enum Pass {");
-            for p in &c.effect.passes {
+            w.open(&format!("pub enum {name} {{"));
+            for p in &passes {
                 w.doc(&format!("Pass `{}`.", p.name));
                 w.line(&format!("{},", pascal_case(&p.name)));
             }
             w.close("}");
             w.blank();
-            w.open("impl Pass {");
-            w.doc("Every pass, in declaration order.");
+            w.open(&format!("impl {name} {{"));
+            w.doc(if self.mixed {
+                "Every such pass, in declaration order."
+            } else {
+                "Every pass, in declaration order."
+            });
             w.line(&format!(
-                "pub const ALL: [Pass; {}] = [{}];",
-                c.effect.passes.len(),
-                c.effect
-                    .passes
-                    .iter()
-                    .map(|p| format!("Pass::{}", pascal_case(&p.name)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "pub const ALL: [{name}; {}] = [{}];",
+                passes.len(),
+                passes.iter().map(|p| format!("{name}::{}", pascal_case(&p.name))).collect::<Vec<_>>().join(", ")
             ));
             w.close("}");
         }
@@ -349,9 +554,8 @@ impl<'a> Gen<'a> {
                 }
             })
             .collect();
-        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
-        let pass_index = if self.multi_pass { "pass as usize * Self::COUNT + " } else { "" };
         let excluded = c.permutations.len() < e.axes.iter().map(|a| a.len()).product::<usize>();
+        let (has_render, has_compute) = (self.has_render(), self.has_compute());
         let w = &mut self.w;
         w.blank();
         w.open("impl Permutation {");
@@ -385,36 +589,55 @@ impl<'a> Gen<'a> {
             w.close("}");
         }
         w.close("}");
-        w.blank();
-        w.doc("The shaders of this permutation, or `None` when it is excluded.");
-        w.open(&format!("pub fn shaders(self{pass_param}) -> Option<Shaders> {{"));
-        w.open("self.index().map(|i| {");
-        w.line(&format!("let v = VARIANTS[{pass_index}i];"));
-        w.open("Shaders {");
-        if self.compute {
-            w.line("compute: SHADERS[v.vertex],");
-            w.line("workgroup_size: WORKGROUP_SIZES[v.vertex],");
-        } else {
+        if has_render {
+            let pass_param = self.render.pass_param();
+            let pass_index = self.render.pass_index("Self::COUNT");
+            w.blank();
+            if self.mixed {
+                w.doc("The shaders of this permutation's render pass, or `None` when it is excluded.");
+            } else {
+                w.doc("The shaders of this permutation, or `None` when it is excluded.");
+            }
+            w.open(&format!("pub fn shaders(self{pass_param}) -> Option<Shaders> {{"));
+            w.open("self.index().map(|i| {");
+            w.line(&format!("let v = VARIANTS[{pass_index}i];"));
+            w.open("Shaders {");
             w.line("vertex: SHADERS[v.vertex],");
             w.line("pixel: v.pixel.map(|p| SHADERS[p]),");
-        }
-        w.close("}");
-        w.close("})");
-        w.close("}");
-        if self.compute {
             w.close("}");
-            return;
+            w.close("})");
+            w.close("}");
+            w.blank();
+            w.doc("The vertex buffer layout its vertex shader reads (`None` when excluded, or when the");
+            w.doc("vertex shader reads no vertex attributes).");
+            w.open(&format!(
+                "pub fn vertex_buffer_layout(self{pass_param}) -> Option<wgpu::VertexBufferLayout<'static>> {{"
+            ));
+            w.line(&format!(
+                "self.index().and_then(|i| VARIANTS[{pass_index}i].vertex_layout).map(|l| VERTEX_LAYOUTS[l].clone())"
+            ));
+            w.close("}");
         }
-        w.blank();
-        w.doc("The vertex buffer layout its vertex shader reads (`None` when excluded, or when the");
-        w.doc("vertex shader reads no vertex attributes).");
-        w.open(&format!(
-            "pub fn vertex_buffer_layout(self{pass_param}) -> Option<wgpu::VertexBufferLayout<'static>> {{"
-        ));
-        w.line(&format!(
-            "self.index().and_then(|i| VARIANTS[{pass_index}i].vertex_layout).map(|l| VERTEX_LAYOUTS[l].clone())"
-        ));
-        w.close("}");
+        if has_compute {
+            let k = &self.compute_kind;
+            let pass_param = k.pass_param();
+            let pass_index = k.pass_index("Self::COUNT");
+            w.blank();
+            if self.mixed {
+                w.doc("The shader of this permutation's compute pass, or `None` when it is excluded.");
+            } else {
+                w.doc("The shaders of this permutation, or `None` when it is excluded.");
+            }
+            w.open(&format!("pub fn {}(self{pass_param}) -> Option<{}> {{", k.shaders_method, k.shaders));
+            w.open("self.index().map(|i| {");
+            w.line(&format!("let v = {}[{pass_index}i];", k.variants));
+            w.open(&format!("{} {{", k.shaders));
+            w.line("compute: SHADERS[v.vertex],");
+            w.line("workgroup_size: WORKGROUP_SIZES[v.vertex],");
+            w.close("}");
+            w.close("})");
+            w.close("}");
+        }
         w.close("}");
     }
 
@@ -435,7 +658,6 @@ impl<'a> Gen<'a> {
     }
 
     fn variants(&mut self) {
-        let c = self.c;
         let w = &mut self.w;
         w.blank();
         w.line("/// Per pass and permutation: shaders, bind group layouts and vertex layout.");
@@ -447,32 +669,56 @@ impl<'a> Gen<'a> {
         w.line("pixel_group: usize,");
         w.line("vertex_layout: Option<usize>,");
         w.close("}");
-        w.blank();
-        let total: usize = c.passes.iter().map(Vec::len).sum();
-        w.open(&format!("const VARIANTS: [VariantInfo; {total}] = ["));
-        for (_, _, v) in self.plan.iter() {
-            w.line(&format!(
-                "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {} }},",
-                v.vertex,
-                opt(v.pixel),
-                v.vertex_group,
-                v.pixel_group,
-                opt(v.vertex_layout)
-            ));
+        let kinds: Vec<&Kind> =
+            [&self.render, &self.compute_kind].into_iter().filter(|k| !k.passes.is_empty()).collect();
+        for k in &kinds {
+            w.blank();
+            if self.mixed && k.variants == "COMPUTE_VARIANTS" {
+                w.line(
+                    "// The compute passes: `vertex` is the compute shader, `vertex_group` its COMPUTE_GROUPS entry.",
+                );
+            } else if self.mixed {
+                w.line("// The render passes.");
+            }
+            let rows: Vec<String> = k
+                .passes
+                .iter()
+                .flat_map(|&p| &self.plan.variants[p])
+                .map(|v| match v {
+                    VariantPlan::Render(v) => format!(
+                        "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {} }},",
+                        v.vertex,
+                        opt(v.pixel),
+                        v.vertex_group,
+                        v.pixel_group,
+                        opt(v.vertex_layout)
+                    ),
+                    VariantPlan::Compute(v) => format!(
+                        "VariantInfo {{ vertex: {}, pixel: None, vertex_group: {}, pixel_group: 0, vertex_layout: None }},",
+                        v.compute, v.group
+                    ),
+                })
+                .collect();
+            w.open(&format!("const {}: [VariantInfo; {}] = [", k.variants, rows.len()));
+            for r in rows {
+                w.line(&r);
+            }
+            w.close("];");
         }
-        w.close("];");
-        w.blank();
-        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
-        let pass_index = if self.multi_pass { "pass as usize * Permutation::COUNT + " } else { "" };
-        let pass_arg = if self.multi_pass { "{pass:?} " } else { "" };
-        w.open(&format!("fn variant(permutation: Permutation{pass_param}) -> VariantInfo {{"));
-        w.open("match permutation.index() {");
-        w.line(&format!("Some(i) => VARIANTS[{pass_index}i],"));
-        w.line(&format!(
-            "None => panic!(\"{{NAME}}: {pass_arg}permutation {{permutation:?}} is excluded by the effect file\"),"
-        ));
-        w.close("}");
-        w.close("}");
+        for k in &kinds {
+            w.blank();
+            let pass_param = k.pass_param();
+            let pass_index = k.pass_index("Permutation::COUNT");
+            let pass_arg = if k.pass_enum.is_some() { "{pass:?} " } else { "" };
+            w.open(&format!("fn {}(permutation: Permutation{pass_param}) -> VariantInfo {{", k.variant_fn));
+            w.open("match permutation.index() {");
+            w.line(&format!("Some(i) => {}[{pass_index}i],", k.variants));
+            w.line(&format!(
+                "None => panic!(\"{{NAME}}: {pass_arg}permutation {{permutation:?}} is excluded by the effect file\"),"
+            ));
+            w.close("}");
+            w.close("}");
+        }
     }
 
     fn cbuffer_struct(&mut self, index: usize, l: &Layout) {
@@ -582,22 +828,86 @@ impl<'a> Gen<'a> {
     }
 
     fn resources(&mut self) {
-        let c = self.c;
-        let e = &c.effect;
+        if self.has_render() {
+            self.resources_struct(false);
+        }
+        if self.has_compute() {
+            self.resources_struct(true);
+        }
+        let mixed = self.mixed;
         let w = &mut self.w;
         w.blank();
-        w.doc("The resources the effect binds, by name.");
-        w.doc("");
-        w.doc("A constant-buffer field serves every stage that declares its register: the same buffer");
-        w.doc("is bound as the vertex shader's and the pixel shader's `b#`, as D3D applications usually do.");
-        w.doc("Fields that only some permutations use are `Option`s.");
+        if mixed {
+            w.doc("[`BindGroups::new`] or [`ComputeBindGroups::new`] was not given a resource the permutation");
+            w.doc("binds; the field name.");
+        } else {
+            w.doc("[`BindGroups::new`] was not given a resource the permutation binds; the field name.");
+        }
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
+        w.line("pub struct MissingResource(pub &'static str);");
+        w.blank();
+        w.open("impl core::fmt::Display for MissingResource {");
+        w.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {");
+        if mixed {
+            w.line(
+                "write!(f, \"{NAME}: the permutation binds `{}`, but the resources' `{}` is None\", self.0, self.0)",
+            );
+        } else {
+            w.line("write!(f, \"{NAME}: the permutation binds `{}`, but Resources::{} is None\", self.0, self.0)");
+        }
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.line("impl std::error::Error for MissingResource {}");
+    }
+
+    /// The `Resources` struct of the render passes (or of the compute passes, in an effect that
+    /// has only those), or a mixed effect's `ComputeResources`.
+    fn resources_struct(&mut self, compute: bool) {
+        let c = self.c;
+        let e = &c.effect;
+        let mixed = self.mixed;
+        let (fields, name) = if compute {
+            (&self.compute_fields, self.compute_kind.resources)
+        } else {
+            (&self.render_fields, self.render.resources)
+        };
+        let w = &mut self.w;
+        w.blank();
+        if !mixed {
+            w.doc("The resources the effect binds, by name.");
+            w.doc("");
+            w.doc("A constant-buffer field serves every stage that declares its register: the same buffer");
+            w.doc("is bound as the vertex shader's and the pixel shader's `b#`, as D3D applications usually do.");
+            w.doc("Fields that only some permutations use are `Option`s.");
+        } else if !compute {
+            w.doc("The resources the effect's render passes bind, by name ([`ComputeResources`] are the compute");
+            w.doc("passes').");
+            w.doc("");
+            w.doc("A constant-buffer field serves every stage that declares its register: the same buffer");
+            w.doc("is bound as the vertex shader's and the pixel shader's `b#`, as D3D applications usually do.");
+            w.doc("Fields that only some permutations (or passes) use are `Option`s.");
+        } else {
+            w.doc("The resources the effect's compute passes bind, by name ([`Resources`] are the render");
+            w.doc("passes'; a resource both kinds of pass bind is a field of both).");
+            w.doc("");
+            w.doc("Fields that only some permutations (or passes) use are `Option`s.");
+        }
         w.line("#[derive(Clone, Copy, Debug)]");
-        w.open("pub struct Resources<'a> {");
-        if c.resources.is_empty() {
-            w.doc("The effect binds nothing.");
+        w.open(&format!("pub struct {name}<'a> {{"));
+        if fields.is_empty() {
+            w.doc(if mixed {
+                if compute {
+                    "The compute passes bind nothing."
+                } else {
+                    "The render passes bind nothing."
+                }
+            } else {
+                "The effect binds nothing."
+            });
             w.line("pub _marker: core::marker::PhantomData<&'a ()>,");
         }
-        for f in &c.resources {
+        for f in fields {
             w.doc(&resource_doc(e, f));
             if let Some(d) = &f.doc {
                 w.doc("");
@@ -615,28 +925,23 @@ impl<'a> Gen<'a> {
             }
         }
         w.close("}");
-        w.blank();
-        w.doc("[`BindGroups::new`] was not given a resource the permutation binds; the field name.");
-        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq)]");
-        w.line("pub struct MissingResource(pub &'static str);");
-        w.blank();
-        w.open("impl core::fmt::Display for MissingResource {");
-        w.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {");
-        w.line("write!(f, \"{NAME}: the permutation binds `{}`, but Resources::{} is None\", self.0, self.0)");
-        w.close("}");
-        w.close("}");
-        w.blank();
-        w.line("impl std::error::Error for MissingResource {}");
     }
 
     fn layouts(&mut self) {
-        if self.compute {
-            return self.compute_layouts();
+        if self.has_render() {
+            self.render_layouts();
         }
+        if self.has_compute() {
+            self.compute_layouts();
+        }
+    }
+
+    fn render_layouts(&mut self) {
         let c = self.c;
         let e = &c.effect;
-        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
-        let pass_arg = if self.multi_pass { ", pass" } else { "" };
+        let k = &self.render;
+        let (pass_param, pass_arg, pass_first) = (k.pass_param(), k.pass_arg(), k.pass_first_param());
+        let pass_enum = k.pass_enum;
         let groups = &self.plan.groups;
         let w = &mut self.w;
         for (g, (list, stage)) in groups.iter().zip([Stage::Vertex, Stage::Pixel]).enumerate() {
@@ -678,22 +983,25 @@ impl<'a> Gen<'a> {
         w.doc("");
         w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
         w.open(&format!(
-            "pub fn bind_group_layout_entries({}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 2] {{",
-            if self.multi_pass { "pass: Pass, " } else { "" }
+            "pub fn bind_group_layout_entries({pass_first}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 2] {{"
         ));
         w.line(&format!("let v = variant(permutation{pass_arg});"));
         w.line("[VERTEX_GROUPS[v.vertex_group], PIXEL_GROUPS[v.pixel_group]]");
         w.close("}");
         w.blank();
-        w.doc("The bind group layouts and the pipeline layout of one permutation.");
+        if self.mixed {
+            w.doc("The bind group layouts and the pipeline layout of one permutation's render pass.");
+        } else {
+            w.doc("The bind group layouts and the pipeline layout of one permutation.");
+        }
         w.doc("");
         w.doc("Group 0 holds the vertex shader's resources and group 1 the pixel shader's (empty when");
         w.doc("a stage binds nothing), as `docs/binding-model.md` of dxbc-wgsl describes.");
         w.line("#[derive(Clone, Debug)]");
         w.open("pub struct Layouts {");
-        if self.multi_pass {
+        if let Some(pass_enum) = pass_enum {
             w.doc("The pass they were made for.");
-            w.line("pub pass: Pass,");
+            w.line(&format!("pub pass: {pass_enum},"));
         }
         w.doc("The permutation they were made for.");
         w.line("pub permutation: Permutation,");
@@ -727,7 +1035,7 @@ impl<'a> Gen<'a> {
         w.line("immediate_size: 0,");
         w.close("});");
         w.open("Layouts {");
-        if self.multi_pass {
+        if pass_enum.is_some() {
             w.line("pass,");
         }
         w.line("permutation,");
@@ -740,73 +1048,93 @@ impl<'a> Gen<'a> {
     }
 
     fn bind_groups(&mut self) {
-        let c = self.c;
-        let e = &c.effect;
-        let pass_arg = if self.multi_pass { ", layouts.pass" } else { "" };
-        let first_stage = if self.compute { Stage::Compute } else { Stage::Vertex };
-        if self.compute {
-            self.compute_bind_groups();
+        if self.has_render() {
+            self.render_bind_groups();
+            self.group_entries(false);
         }
-        let groups = &self.plan.groups;
+        if self.has_compute() {
+            self.compute_bind_groups();
+            self.group_entries(true);
+        }
+    }
+
+    fn render_bind_groups(&mut self) {
+        let e = &self.c.effect;
+        let pass_arg = self.render.layouts_pass_arg();
         let w = &mut self.w;
-        if first_stage == Stage::Compute {
-            // group_entries below.
+        w.blank();
+        if self.mixed {
+            w.doc("The bind groups of one permutation's render pass: group 0 (vertex) and group 1 (pixel).");
         } else {
-            w.blank();
             w.doc("The bind groups of one permutation: group 0 (vertex) and group 1 (pixel).");
-            w.line("#[derive(Clone, Debug)]");
-            w.open("pub struct BindGroups {");
-            w.doc("`@group(0)`.");
-            w.line("pub vertex: wgpu::BindGroup,");
-            w.doc("`@group(1)`.");
-            w.line("pub pixel: wgpu::BindGroup,");
-            w.close("}");
-            w.blank();
-            w.open("impl BindGroups {");
-            w.doc("Creates the bind groups for `layouts` from `resources`.");
-            w.doc("");
-            w.doc("# Errors");
-            w.doc("");
-            w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
-            w.open(
+        }
+        w.line("#[derive(Clone, Debug)]");
+        w.open("pub struct BindGroups {");
+        w.doc("`@group(0)`.");
+        w.line("pub vertex: wgpu::BindGroup,");
+        w.doc("`@group(1)`.");
+        w.line("pub pixel: wgpu::BindGroup,");
+        w.close("}");
+        w.blank();
+        w.open("impl BindGroups {");
+        w.doc("Creates the bind groups for `layouts` from `resources`.");
+        w.doc("");
+        w.doc("# Errors");
+        w.doc("");
+        w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
+        w.open(
             "pub fn new(device: &wgpu::Device, layouts: &Layouts, resources: &Resources<'_>) -> Result<Self, MissingResource> {",
         );
-            w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
-            w.line("let vertex_entries = group_entries(0, v.vertex_group, resources)?;");
-            w.line("let pixel_entries = group_entries(1, v.pixel_group, resources)?;");
-            w.open("Ok(BindGroups {");
-            w.open("vertex: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-            w.line(&format!("label: Some({:?}),", format!("{} group 0 (vertex)", e.name)));
-            w.line("layout: &layouts.vertex,");
-            w.line("entries: &vertex_entries,");
-            w.close("}),");
-            w.open("pixel: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-            w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
-            w.line("layout: &layouts.pixel,");
-            w.line("entries: &pixel_entries,");
-            w.close("}),");
-            w.close("})");
-            w.close("}");
-            w.blank();
-            w.doc("Sets both bind groups (0 and 1) on a render pass.");
-            w.open("pub fn set(&self, pass: &mut wgpu::RenderPass<'_>) {");
-            w.line("pass.set_bind_group(0, &self.vertex, &[]);");
-            w.line("pass.set_bind_group(1, &self.pixel, &[]);");
-            w.close("}");
-            w.close("}");
-        }
+        w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
+        w.line("let vertex_entries = group_entries(0, v.vertex_group, resources)?;");
+        w.line("let pixel_entries = group_entries(1, v.pixel_group, resources)?;");
+        w.open("Ok(BindGroups {");
+        w.open("vertex: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+        w.line(&format!("label: Some({:?}),", format!("{} group 0 (vertex)", e.name)));
+        w.line("layout: &layouts.vertex,");
+        w.line("entries: &vertex_entries,");
+        w.close("}),");
+        w.open("pixel: device.create_bind_group(&wgpu::BindGroupDescriptor {");
+        w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
+        w.line("layout: &layouts.pixel,");
+        w.line("entries: &pixel_entries,");
+        w.close("}),");
+        w.close("})");
+        w.close("}");
         w.blank();
-        w.open(
-            "fn group_entries<'a>(group: u32, index: usize, r: &Resources<'a>) -> Result<Vec<wgpu::BindGroupEntry<'a>>, MissingResource> {",
-        );
-        let any_resources = groups.iter().flatten().any(|g| !g.is_empty());
+        w.doc("Sets both bind groups (0 and 1) on a render pass.");
+        w.open("pub fn set(&self, pass: &mut wgpu::RenderPass<'_>) {");
+        w.line("pass.set_bind_group(0, &self.vertex, &[]);");
+        w.line("pass.set_bind_group(1, &self.pixel, &[]);");
+        w.close("}");
+        w.close("}");
+    }
+
+    /// The private function that makes the bind group entries of the render passes' groups (or of
+    /// the compute passes') from the resources struct.
+    fn group_entries(&mut self, compute: bool) {
+        let c = self.c;
+        let e = &c.effect;
+        let (k, fields) =
+            if compute { (&self.compute_kind, &self.compute_fields) } else { (&self.render, &self.render_fields) };
+        let tables: Vec<(usize, &Vec<Vec<Binding>>, Stage)> = if compute {
+            vec![(0, &self.plan.compute_groups, Stage::Compute)]
+        } else {
+            vec![(0, &self.plan.groups[0], Stage::Vertex), (1, &self.plan.groups[1], Stage::Pixel)]
+        };
+        let w = &mut self.w;
+        w.blank();
+        w.open(&format!(
+            "fn {}<'a>(group: u32, index: usize, r: &{}<'a>) -> Result<Vec<wgpu::BindGroupEntry<'a>>, MissingResource> {{",
+            k.group_entries_fn, k.resources
+        ));
+        let any_resources = tables.iter().flat_map(|t| t.1).any(|g| !g.is_empty());
         if !any_resources {
             w.line("let _ = (group, index, r);");
             w.line("Ok(Vec::new())");
         } else {
             w.open("Ok(match (group, index) {");
-            for (g, list) in groups.iter().enumerate() {
-                let stage = if g == 0 { first_stage } else { Stage::Pixel };
+            for (g, list, stage) in tables {
                 for (i, entries) in list.iter().enumerate() {
                     if entries.is_empty() {
                         continue;
@@ -814,7 +1142,7 @@ impl<'a> Gen<'a> {
                     w.open(&format!("({g}, {i}) => vec!["));
                     for b in entries {
                         let name = crate::compile::field_name(e, stage, b.class, b.slot, b.space).unwrap_or_default();
-                        let f = c.resources.iter().find(|f| f.name == name);
+                        let f = fields.iter().find(|f| f.name == name);
                         let required = f.is_some_and(|f| f.required);
                         let get = if required {
                             format!("r.{name}")
@@ -846,12 +1174,12 @@ impl<'a> Gen<'a> {
         w.close("}");
     }
 
-    /// Doc lines for one aspect of every pass's states: `- line` for a single pass, and
+    /// Doc lines for one aspect of every render pass's states: `- line` for a single pass, and
     /// `- pass \`name\`: line; line` for several.
     fn pass_docs(&mut self, describe: impl Fn(&PassStates) -> Vec<String>) {
-        let multi = self.multi_pass;
+        let multi = self.render.pass_enum.is_some();
         let w = &mut self.w;
-        for p in &self.c.effect.passes {
+        for p in self.render.passes.iter().map(|&i| &self.c.effect.passes[i]) {
             let lines = describe(&p.states);
             if multi {
                 w.doc(&format!("- pass `{}`: {}.", p.name, lines.join("; ")));
@@ -865,15 +1193,20 @@ impl<'a> Gen<'a> {
 
     /// The per-pass render-state tables and the public functions that read them.
     fn states(&mut self) {
-        let passes = &self.c.effect.passes;
+        let passes: Vec<&crate::effect::Pass> = self.render.passes.iter().map(|&i| &self.c.effect.passes[i]).collect();
         let n = passes.len();
-        let (pp, pa, index) = if self.multi_pass { ("pass: Pass, ", "pass, ", "pass as usize") } else { ("", "", "0") };
+        let pp = self.render.pass_first_param();
+        let (pa, index) = if self.render.pass_enum.is_some() { ("pass, ", "pass as usize") } else { ("", "0") };
         let w = &mut self.w;
         w.blank();
-        w.line("// The render states of each pass (effect file, else D3D11's defaults), in wgpu's terms.");
+        w.line(if self.mixed {
+            "// The render states of each render pass (effect file, else D3D11's defaults), in wgpu's terms."
+        } else {
+            "// The render states of each pass (effect file, else D3D11's defaults), in wgpu's terms."
+        });
         let table = |w: &mut W, name: &str, ty: &str, item: &dyn Fn(&PassStates) -> String| {
             w.open(&format!("const {name}: [{ty}; {n}] = ["));
-            for p in passes {
+            for p in &passes {
                 w.line(&format!("{}, // {}", item(&p.states), p.name));
             }
             w.close("];");
@@ -1002,12 +1335,19 @@ impl<'a> Gen<'a> {
     }
 
     fn pipeline(&mut self) {
-        if self.compute {
-            return self.compute_pipeline();
+        if self.has_render() {
+            self.render_pipeline();
         }
+        if self.has_compute() {
+            self.compute_pipeline();
+        }
+    }
+
+    fn render_pipeline(&mut self) {
         self.states();
-        let (pp, pa, layouts_pass) =
-            if self.multi_pass { ("pass: Pass, ", "pass, ", "layouts.pass, ") } else { ("", "", "") };
+        let multi_pass = self.render.pass_enum.is_some();
+        let pp = self.render.pass_first_param();
+        let (pa, layouts_pass) = if multi_pass { ("pass, ", "layouts.pass, ") } else { ("", "") };
         let w = &mut self.w;
         w.blank();
         w.doc("Render states for [`create_render_pipeline_with`].");
@@ -1051,7 +1391,7 @@ impl<'a> Gen<'a> {
             "pub fn create_render_pipeline(device: &wgpu::Device, layouts: &Layouts, color_formats: &[wgpu::TextureFormat], depth_format: Option<wgpu::TextureFormat>) -> wgpu::RenderPipeline {",
         );
         w.line(&format!("let targets = color_target_states({layouts_pass}color_formats);"));
-        if self.multi_pass {
+        if multi_pass {
             w.line("let depth_stencil = depth_format.map(|format| depth_stencil_state(layouts.pass, format));");
         } else {
             w.line("let depth_stencil = depth_format.map(depth_stencil_state);");
@@ -1065,10 +1405,7 @@ impl<'a> Gen<'a> {
         w.open(
             "pub fn create_render_pipeline_with(device: &wgpu::Device, layouts: &Layouts, options: &PipelineOptions<'_>) -> wgpu::RenderPipeline {",
         );
-        w.line(&format!(
-            "let v = variant(layouts.permutation{});",
-            if self.multi_pass { ", layouts.pass" } else { "" }
-        ));
+        w.line(&format!("let v = variant(layouts.permutation{});", if multi_pass { ", layouts.pass" } else { "" }));
         w.line("let vs = SHADERS[v.vertex];");
         w.line("let vs_module = vs.create_module(device);");
         w.line("let ps = v.pixel.map(|p| SHADERS[p]);");
@@ -1108,12 +1445,16 @@ impl Gen<'_> {
     fn compute_layouts(&mut self) {
         let c = self.c;
         let e = &c.effect;
-        let pass_param = if self.multi_pass { ", pass: Pass" } else { "" };
-        let pass_arg = if self.multi_pass { ", pass" } else { "" };
+        let k = &self.compute_kind;
+        let (pass_param, pass_arg, pass_first) = (k.pass_param(), k.pass_arg(), k.pass_first_param());
+        let (layouts, variant_fn) = (k.layouts, k.variant_fn);
         let w = &mut self.w;
         w.blank();
-        w.open(&format!("const COMPUTE_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [", self.plan.groups[0].len()));
-        for entries in &self.plan.groups[0] {
+        w.open(&format!(
+            "const COMPUTE_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [",
+            self.plan.compute_groups.len()
+        ));
+        for entries in &self.plan.compute_groups {
             w.open("&[");
             for b in entries {
                 w.open("wgpu::BindGroupLayoutEntry {");
@@ -1128,28 +1469,32 @@ impl Gen<'_> {
         w.close("];");
         w.blank();
         w.doc("The entries of the bind group layout of a permutation, `[group 0 (compute)]`, as");
-        w.doc("[`Layouts::new`] creates them (for tools that build or check layouts themselves).");
+        w.doc(&format!("[`{layouts}::new`] creates them (for tools that build or check layouts themselves)."));
         w.doc("");
         w.doc("# Panics");
         w.doc("");
         w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
         w.open(&format!(
-            "pub fn bind_group_layout_entries({}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 1] {{",
-            if self.multi_pass { "pass: Pass, " } else { "" }
+            "pub fn {}({pass_first}permutation: Permutation) -> [&'static [wgpu::BindGroupLayoutEntry]; 1] {{",
+            k.entries_fn
         ));
-        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.line(&format!("let v = {variant_fn}(permutation{pass_arg});"));
         w.line("[COMPUTE_GROUPS[v.vertex_group]]");
         w.close("}");
         w.blank();
-        w.doc("The bind group layout and the pipeline layout of one permutation.");
+        if self.mixed {
+            w.doc("The bind group layout and the pipeline layout of one permutation's compute pass.");
+        } else {
+            w.doc("The bind group layout and the pipeline layout of one permutation.");
+        }
         w.doc("");
         w.doc("Group 0 holds the compute shader's resources, as `docs/binding-model.md` of dxbc-wgsl");
         w.doc("describes.");
         w.line("#[derive(Clone, Debug)]");
-        w.open("pub struct Layouts {");
-        if self.multi_pass {
+        w.open(&format!("pub struct {layouts} {{"));
+        if let Some(pass_enum) = k.pass_enum {
             w.doc("The pass they were made for.");
-            w.line("pub pass: Pass,");
+            w.line(&format!("pub pass: {pass_enum},"));
         }
         w.doc("The permutation they were made for.");
         w.line("pub permutation: Permutation,");
@@ -1159,14 +1504,14 @@ impl Gen<'_> {
         w.line("pub pipeline: wgpu::PipelineLayout,");
         w.close("}");
         w.blank();
-        w.open("impl Layouts {");
+        w.open(&format!("impl {layouts} {{"));
         w.doc("Creates the layouts of a permutation.");
         w.doc("");
         w.doc("# Panics");
         w.doc("");
         w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
         w.open(&format!("pub fn new(device: &wgpu::Device{pass_param}, permutation: Permutation) -> Self {{"));
-        w.line(&format!("let v = variant(permutation{pass_arg});"));
+        w.line(&format!("let v = {variant_fn}(permutation{pass_arg});"));
         w.open("let compute = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
         w.line(&format!("label: Some({:?}),", format!("{} group 0 (compute)", e.name)));
         w.line("entries: COMPUTE_GROUPS[v.vertex_group],");
@@ -1176,8 +1521,8 @@ impl Gen<'_> {
         w.line("bind_group_layouts: &[Some(&compute)],");
         w.line("immediate_size: 0,");
         w.close("});");
-        w.open("Layouts {");
-        if self.multi_pass {
+        w.open(&format!("{layouts} {{"));
+        if k.pass_enum.is_some() {
             w.line("pass,");
         }
         w.line("permutation,");
@@ -1190,28 +1535,34 @@ impl Gen<'_> {
 
     fn compute_bind_groups(&mut self) {
         let e = &self.c.effect;
-        let pass_arg = if self.multi_pass { ", layouts.pass" } else { "" };
+        let k = &self.compute_kind;
+        let pass_arg = k.layouts_pass_arg();
         let w = &mut self.w;
         w.blank();
-        w.doc("The bind group of one permutation: group 0 (compute).");
+        if self.mixed {
+            w.doc("The bind group of one permutation's compute pass: group 0 (compute).");
+        } else {
+            w.doc("The bind group of one permutation: group 0 (compute).");
+        }
         w.line("#[derive(Clone, Debug)]");
-        w.open("pub struct BindGroups {");
+        w.open(&format!("pub struct {} {{", k.bind_groups));
         w.doc("`@group(0)`.");
         w.line("pub compute: wgpu::BindGroup,");
         w.close("}");
         w.blank();
-        w.open("impl BindGroups {");
+        w.open(&format!("impl {} {{", k.bind_groups));
         w.doc("Creates the bind group for `layouts` from `resources`.");
         w.doc("");
         w.doc("# Errors");
         w.doc("");
         w.doc("[`MissingResource`] when the permutation binds a resource given as `None`.");
-        w.open(
-            "pub fn new(device: &wgpu::Device, layouts: &Layouts, resources: &Resources<'_>) -> Result<Self, MissingResource> {",
-        );
-        w.line(&format!("let v = variant(layouts.permutation{pass_arg});"));
-        w.line("let entries = group_entries(0, v.vertex_group, resources)?;");
-        w.open("Ok(BindGroups {");
+        w.open(&format!(
+            "pub fn new(device: &wgpu::Device, layouts: &{}, resources: &{}<'_>) -> Result<Self, MissingResource> {{",
+            k.layouts, k.resources
+        ));
+        w.line(&format!("let v = {}(layouts.permutation{pass_arg});", k.variant_fn));
+        w.line(&format!("let entries = {}(0, v.vertex_group, resources)?;", k.group_entries_fn));
+        w.open(&format!("Ok({} {{", k.bind_groups));
         w.open("compute: device.create_bind_group(&wgpu::BindGroupDescriptor {");
         w.line(&format!("label: Some({:?}),", format!("{} group 0 (compute)", e.name)));
         w.line("layout: &layouts.compute,");
@@ -1228,15 +1579,20 @@ impl Gen<'_> {
     }
 
     fn compute_pipeline(&mut self) {
-        let pass_arg = if self.multi_pass { ", layouts.pass" } else { "" };
+        let k = &self.compute_kind;
+        let pass_arg = k.layouts_pass_arg();
         let w = &mut self.w;
         w.blank();
         w.doc("Creates the compute pipeline of `layouts`' permutation (and pass): its compute shader");
-        w.doc("with the pipeline layout of `layouts`. Dispatch it with `BindGroups::set` and");
-        w.doc("`dispatch_workgroups` (see `Shaders::workgroup_size`).");
-        w.open("pub fn create_compute_pipeline(device: &wgpu::Device, layouts: &Layouts) -> wgpu::ComputePipeline {");
+        w.doc(&format!("with the pipeline layout of `layouts`. Dispatch it with `{}::set` and", k.bind_groups));
+        w.doc(&format!("`dispatch_workgroups` (see `{}::workgroup_size`).", k.shaders));
+        w.open(&format!(
+            "pub fn create_compute_pipeline(device: &wgpu::Device, layouts: &{}) -> wgpu::ComputePipeline {{",
+            k.layouts
+        ));
         w.line(&format!(
-            "let shaders = layouts.permutation.shaders({}).expect(\"Layouts are made for permutations that exist\");",
+            "let shaders = layouts.permutation.{}({}).expect(\"Layouts are made for permutations that exist\");",
+            k.shaders_method,
             pass_arg.trim_start_matches(", ")
         ));
         w.line("let module = shaders.compute.create_module(device);");

@@ -576,7 +576,10 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 continue;
             }
             let Some((vk, vv)) = get(t, "vertex") else {
-                return Err(cx.err(&k.span(), format!("{what} needs a `vertex` shader")));
+                return Err(cx.err(
+                    &k.span(),
+                    format!("{what} needs a `vertex` shader (or a `compute` shader, for a compute pass)"),
+                ));
             };
             let vertex = parse_stage(&cx, &view, &axes, Stage::Vertex, vk, vv)?;
             let pixel =
@@ -584,20 +587,6 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let states = render_states::parse_pass(&cx, &named_states, &name, t)?;
             passes.push(Pass { name, span: k.span(), vertex, pixel, states });
         }
-    }
-    if let (Some(c), Some(r)) = (passes.iter().find(|p| p.is_compute()), passes.iter().find(|p| !p.is_compute())) {
-        let later = if c.span.start > r.span.start { c } else { r };
-        return Err(cx.err(
-            &later.span,
-            format!(
-                "pass `{}` is a {} pass but pass `{}` is a {} pass: an effect's passes are all render passes or all \
-                 compute passes (declare compute passes in an effect file of their own)",
-                later.name,
-                if later.is_compute() { "compute" } else { "render" },
-                if later.is_compute() { &r.name } else { &c.name },
-                if later.is_compute() { "render" } else { "compute" },
-            ),
-        ));
     }
     if passes.is_empty() {
         return Err(

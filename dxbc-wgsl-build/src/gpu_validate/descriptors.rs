@@ -8,7 +8,7 @@ use crate::effect::states::{
     Blend, BlendOp, Comparison, CullMode, DepthStencilDesc, PassStates, StencilFace, StencilOp, Topology,
 };
 use crate::effect::Stage;
-use crate::plan::{self, PipelinePlan};
+use crate::plan::{self, PipelinePlan, RenderVariant, VariantPlan};
 use crate::stage::{Binding, BindingKind, Interface, SampleType, ScalarKind, StageInfo};
 use crate::vertex::VertexFormat;
 
@@ -100,6 +100,32 @@ pub enum PipelineDesc {
     Compute(ComputePipelineDesc),
 }
 
+impl PipelineDesc {
+    /// Its shader stages: vertex and pixel (if any), or the compute shader.
+    pub fn shaders(&self) -> Vec<&ShaderDesc> {
+        match self {
+            PipelineDesc::Render(r) => std::iter::once(&r.vertex).chain(r.pixel.as_ref()).collect(),
+            PipelineDesc::Compute(c) => vec![&c.shader],
+        }
+    }
+
+    /// The render pipeline, if it is one.
+    pub fn as_render(&self) -> Option<&RenderPipelineDesc> {
+        match self {
+            PipelineDesc::Render(r) => Some(r),
+            PipelineDesc::Compute(_) => None,
+        }
+    }
+
+    /// The compute pipeline, if it is one.
+    pub fn as_compute(&self) -> Option<&ComputePipelineDesc> {
+        match self {
+            PipelineDesc::Render(_) => None,
+            PipelineDesc::Compute(c) => Some(c),
+        }
+    }
+}
+
 /// One pass × permutation of an effect and its pipeline.
 #[derive(Debug, Clone)]
 pub struct EffectPipeline {
@@ -107,54 +133,73 @@ pub struct EffectPipeline {
     pub pass: usize,
     /// Permutation index (into [`CompiledEffect::permutations`]).
     pub permutation: usize,
-    /// The pipeline.
-    pub desc: RenderPipelineDesc,
+    /// The pipeline: a render pipeline for a render pass, a compute pipeline for a compute pass.
+    pub desc: PipelineDesc,
 }
 
-/// The pipeline of every pass × permutation of a compiled effect, in the generated `VARIANTS`
-/// order (pass-major), as the generated `create_render_pipeline` builds it with the validator's
-/// formats: one colour target per pixel-shader output (format by scalar type: [`FLOAT_TARGET`],
-/// [`UINT_TARGET`], [`SINT_TARGET`]; smaller ones, [`FALLBACK_TARGET_FORMATS`], when those exceed
-/// WebGPU's [`COLOR_BYTES_PER_SAMPLE`]) with the pass's blend state and write mask, a depth buffer
-/// ([`DEPTH_FORMAT`], or [`DEPTH_STENCIL_FORMAT`] with the stencil test on) with the pass's
-/// depth-stencil state when the pass declares one, sets a depth bias, has no colour target or
-/// its pixel shader writes depth, and one sample per pixel ([`ALPHA_TO_COVERAGE_SAMPLES`] with
-/// alpha to coverage).
+/// The pipeline of every pass × permutation of a compiled effect, in pass-major order (the
+/// generated `VARIANTS` order of an effect whose passes are all of one kind), render and compute
+/// passes alike.
 ///
-/// Compute passes are not included yet: their pipelines are not validated here.
+/// A render pass's pipeline is what the generated `create_render_pipeline` builds, with the
+/// validator's formats: one colour target per pixel-shader output (format by scalar type:
+/// [`FLOAT_TARGET`], [`UINT_TARGET`], [`SINT_TARGET`]; smaller ones, [`FALLBACK_TARGET_FORMATS`],
+/// when those exceed WebGPU's [`COLOR_BYTES_PER_SAMPLE`]) with the pass's blend state and write
+/// mask, a depth buffer ([`DEPTH_FORMAT`], or [`DEPTH_STENCIL_FORMAT`] with the stencil test on)
+/// with the pass's depth-stencil state when the pass declares one, sets a depth bias, has no
+/// colour target or its pixel shader writes depth, and one sample per pixel
+/// ([`ALPHA_TO_COVERAGE_SAMPLES`] with alpha to coverage).
+///
+/// A compute pass's pipeline is what the generated `create_compute_pipeline` builds: its compute
+/// shader with the bind group layout of `COMPUTE_GROUPS` (`@group(0)`, visibility `COMPUTE`).
 pub fn effect_pipelines(c: &CompiledEffect) -> Vec<EffectPipeline> {
     let plan = PipelinePlan::new(c);
     plan.iter()
-        .filter(|(pi, _, _)| !c.effect.passes[*pi].is_compute())
         .map(|(pi, vi, v)| {
-            let states = &c.effect.passes[pi].states;
-            let vs = &c.shaders[v.vertex];
-            let ps = v.pixel.map(|p| &c.shaders[p]);
-            let [g0, g1] = plan.entries(v);
-            let vertex_buffer = v.vertex_layout.map(|l| {
-                let l = &plan.vertex_layouts[l];
-                vertex_buffer(&l.attributes, l.stride)
-            });
-            let mut features = states_features(states);
-            for s in std::iter::once(vs).chain(ps) {
-                features |= wgsl_features(&s.info.wgsl);
-            }
-            let outputs = ps.map(|p| p.info.outputs.as_slice()).unwrap_or_default();
-            let desc = RenderPipelineDesc {
-                vertex: shader_desc(&vs.labels[0], &vs.info),
-                pixel: ps.map(|p| shader_desc(&p.labels[0], &p.info)),
-                groups: [layout_entries(g0, Stage::Vertex), layout_entries(g1, Stage::Pixel)],
-                vertex_buffer,
-                primitive: primitive_state(states),
-                color_targets: color_targets(states, outputs),
-                depth_stencil: None,
-                multisample: multisample_state(states),
-                features,
+            let desc = match v {
+                VariantPlan::Render(v) => PipelineDesc::Render(Box::new(render_pipeline(c, &plan, pi, v))),
+                VariantPlan::Compute(v) => {
+                    let cs = &c.shaders[v.compute];
+                    PipelineDesc::Compute(ComputePipelineDesc {
+                        shader: shader_desc(&cs.labels[0], &cs.info),
+                        group: layout_entries(plan.compute_entries(v), Stage::Compute),
+                        features: wgsl_features(&cs.info.wgsl),
+                    })
+                }
             };
-            let declared = states.depth_stencil != DepthStencilDesc::default() || states.rasterizer.has_bias();
-            EffectPipeline { pass: pi, permutation: vi, desc: with_depth(desc, states, outputs, declared) }
+            EffectPipeline { pass: pi, permutation: vi, desc }
         })
         .collect()
+}
+
+/// The render pipeline of a render pass's variant (see [`effect_pipelines`]).
+fn render_pipeline(c: &CompiledEffect, plan: &PipelinePlan, pass: usize, v: &RenderVariant) -> RenderPipelineDesc {
+    let states = &c.effect.passes[pass].states;
+    let vs = &c.shaders[v.vertex];
+    let ps = v.pixel.map(|p| &c.shaders[p]);
+    let [g0, g1] = plan.entries(v);
+    let vertex_buffer = v.vertex_layout.map(|l| {
+        let l = &plan.vertex_layouts[l];
+        vertex_buffer(&l.attributes, l.stride)
+    });
+    let mut features = states_features(states);
+    for s in std::iter::once(vs).chain(ps) {
+        features |= wgsl_features(&s.info.wgsl);
+    }
+    let outputs = ps.map(|p| p.info.outputs.as_slice()).unwrap_or_default();
+    let desc = RenderPipelineDesc {
+        vertex: shader_desc(&vs.labels[0], &vs.info),
+        pixel: ps.map(|p| shader_desc(&p.labels[0], &p.info)),
+        groups: [layout_entries(g0, Stage::Vertex), layout_entries(g1, Stage::Pixel)],
+        vertex_buffer,
+        primitive: primitive_state(states),
+        color_targets: color_targets(states, outputs),
+        depth_stencil: None,
+        multisample: multisample_state(states),
+        features,
+    };
+    let declared = states.depth_stencil != DepthStencilDesc::default() || states.rasterizer.has_bias();
+    with_depth(desc, states, outputs, declared)
 }
 
 /// Adds the depth buffer when the pass needs one (see [`effect_pipelines`]).
@@ -233,7 +278,7 @@ pub fn vertex_buffer(attributes: &[plan::VertexAttribute], stride: u32) -> Verte
 }
 
 /// Bind group layout entries of a stage's bindings (in the plan's order), visible to `stage`,
-/// as the generated `VERTEX_GROUPS`/`PIXEL_GROUPS` declare them.
+/// as the generated `VERTEX_GROUPS`/`PIXEL_GROUPS`/`COMPUTE_GROUPS` declare them.
 pub fn layout_entries(bindings: &[Binding], stage: Stage) -> Vec<wgpu::BindGroupLayoutEntry> {
     let visibility = match stage {
         Stage::Vertex => wgpu::ShaderStages::VERTEX,

@@ -1,6 +1,6 @@
 //! GPU validation: creates the shader modules and pipelines of a compiled effect (every pass ×
-//! permutation) or of a bare shader on a real wgpu device, inside error scopes, and reports what
-//! the device rejects.
+//! permutation, render and compute passes) or of a bare shader on a real wgpu device, inside
+//! error scopes, and reports what the device rejects.
 //!
 //! naga (and Tint) validate each WGSL module alone; a pipeline adds what only the device checks:
 //! the bind group layouts against the shader's resources, the vertex buffer layout against its
@@ -177,7 +177,7 @@ pub struct GpuIssue {
     /// The effect file.
     pub file: PathBuf,
     /// Line and column (1-based) in the effect file of the rule that chose the pass's pixel
-    /// shader (or vertex shader, without one) for this permutation.
+    /// shader (or vertex shader, without one; or compute shader) for this permutation.
     pub line: usize,
     /// Column, see `line`.
     pub column: usize,
@@ -185,7 +185,7 @@ pub struct GpuIssue {
     pub pass: String,
     /// The permutation, as `fog=true, lighting=pixel` (or `the only permutation`).
     pub permutation: String,
-    /// The shaders: vertex, then pixel if any.
+    /// The shaders: vertex, then pixel if any; or the compute shader.
     pub shaders: Vec<ShaderRef>,
     /// How bad.
     pub severity: Severity,
@@ -368,7 +368,7 @@ impl GpuValidator {
     }
 
     /// Validates every pass × permutation of an effect: its shader modules and its render
-    /// pipeline, as [`effect_pipelines`] describes them. Returns every problem, each naming the
+    /// pipeline (or compute pipeline, for a compute pass), as [`effect_pipelines`] describes them. Returns every problem, each naming the
     /// effect, pass, permutation and shaders, at the effect file's line of the pass's shader
     /// rule; empty when the device accepts them all.
     pub fn validate_effect(&self, compiled: &CompiledEffect) -> Vec<GpuIssue> {
@@ -378,12 +378,12 @@ impl GpuValidator {
         // Each shader module once, then the pipelines on every core (wgpu's error scopes are per
         // thread; on lavapipe, creating pipelines is most of the time).
         let mut seen = std::collections::HashSet::new();
-        for s in pipelines.iter().flat_map(|p| std::iter::once(&p.desc.vertex).chain(p.desc.pixel.as_ref())) {
+        for s in pipelines.iter().flat_map(|p| p.desc.shaders()) {
             if seen.insert(hash(&s.wgsl)) {
                 self.module(s, &mut Vec::new());
             }
         }
-        let verdicts: Vec<Vec<Problem>> = pipelines.par_iter().map(|p| self.validate_render(&p.desc)).collect();
+        let verdicts: Vec<Vec<Problem>> = pipelines.par_iter().map(|p| self.validate(&p.desc)).collect();
         let mut issues = Vec::new();
         for (p, problems) in pipelines.into_iter().zip(verdicts) {
             if problems.is_empty() {
@@ -393,7 +393,7 @@ impl GpuValidator {
             let values = &compiled.permutations[p.permutation];
             let rules: Vec<_> = std::iter::once(&pass.vertex).chain(pass.pixel.as_ref()).collect();
             let shaders: Vec<ShaderRef> = rules.iter().filter_map(|r| e.shader_for(r, values).ok()).collect();
-            let last = rules.last().expect("a pass has a vertex shader");
+            let last = rules.last().expect("a pass has a vertex or compute shader");
             let span = e.rule_for(last, values).map(|r| r.path_span.clone()).unwrap_or(last.span.clone());
             let at = e.error(&span, "");
             for problem in problems {

@@ -1,9 +1,9 @@
 //! `watch --gpu` (feature `gpu`): the watcher validates through
 //! [`GpuValidator`](crate::gpu_validate::GpuValidator), which creates every shader module and
-//! every permutation's render pipeline with exactly the generated code's bind group layouts,
-//! vertex buffer layout and render states, on one device kept for the whole session (modules
-//! cached by WGSL, pipeline verdicts by descriptor; the pipelines of an effect are created on every
-//! core).
+//! every pass × permutation's render pipeline (or compute pipeline) with exactly the generated
+//! code's bind group layouts, vertex buffer layout and render states, on one device kept for the
+//! whole session (modules cached by WGSL, pipeline verdicts by descriptor; the pipelines of an
+//! effect are created on every core).
 
 use super::Validate;
 use crate::compile::CompiledEffect;

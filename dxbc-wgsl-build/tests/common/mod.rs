@@ -115,6 +115,9 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_size: None,
         };
     }
+    if label.contains("_CS") {
+        return fake_compute(label);
+    }
     let vs = label.contains("_VS");
     let tx = label.contains("Tx");
     let fog = !label.contains("NoFog");
@@ -186,6 +189,52 @@ pub fn fake_info(label: &str) -> StageInfo {
             bindings,
             workgroup_size: None,
         }
+    }
+}
+
+/// A stand-in compute shader: `b0` (16 bytes) and a write-only `rgba8unorm` storage texture at
+/// `u0`; with `Tx` in the name also `t0` and `s0`. Workgroup size 8×8×1, or 64×1×1 for `Clear`.
+pub fn fake_compute(label: &str) -> StageInfo {
+    let mut bindings = vec![cb0(0, 16)];
+    if label.contains("Tx") {
+        bindings.push(Binding {
+            class: RegisterClass::Sampler,
+            slot: 0,
+            space: 0,
+            group: 0,
+            binding: 16,
+            kind: BindingKind::Sampler { comparison: false },
+            name: "s0".into(),
+        });
+        bindings.push(Binding {
+            class: RegisterClass::ShaderResource,
+            slot: 0,
+            space: 0,
+            group: 0,
+            binding: 32,
+            kind: BindingKind::Texture { dimension: "2d".into(), sample: SampleType::Float, multisampled: false },
+            name: "t0".into(),
+        });
+    }
+    bindings.push(Binding {
+        class: RegisterClass::UnorderedAccess,
+        slot: 0,
+        space: 0,
+        group: 0,
+        binding: 160,
+        kind: BindingKind::StorageTexture { dimension: "2d".into(), format: "rgba8unorm".into(), read_write: false },
+        name: "u0".into(),
+    });
+    let size = if label.contains("Clear") { [64, 1, 1] } else { [8, 8, 1] };
+    StageInfo {
+        stage: Stage::Compute,
+        shader_model: (5, 0),
+        wgsl: format!("// {label}\n@compute @workgroup_size({}, {}, {}) fn main() {{}}\n", size[0], size[1], size[2]),
+        entry_point: "main".into(),
+        inputs: vec![],
+        outputs: vec![],
+        bindings,
+        workgroup_size: Some(size),
     }
 }
 
