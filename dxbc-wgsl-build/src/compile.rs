@@ -281,6 +281,8 @@ pub const RESERVED_TYPES: &[&str] = &[
     "ComputeResources",
     "ComputeLayouts",
     "ComputeBindGroups",
+    "Technique",
+    "Step",
 ];
 
 /// Loads, translates and checks every permutation of an effect.

@@ -32,7 +32,9 @@ fn two_pass_golden() {
     common::write_tiny(dir.path());
     let text = common::TINY_EFFECT
         .replace("name = \"TinyEffect\"", "name = \"TinyEffect\"\nmodule = \"tiny_two_pass\"")
-        + "\n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n";
+        + "\n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n"
+        + "\n[techniques.depth_prepass]\ndoc = \"Lay down depth, then shade.\"\npasses = [\"depth_only\", \"main\"]\n"
+        + "\n[techniques.forward]\npasses = [\"main\"]\n";
     let path = dir.path().join("two.effect.toml");
     std::fs::write(&path, text).unwrap();
     let effect = dxbc_wgsl_build::Effect::load(&path).unwrap();
@@ -44,7 +46,7 @@ fn two_pass_golden() {
     }
     let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
     assert!(kept == code, "generated code differs from tests/fixtures/tiny_two_pass.rs (UPDATE_GOLDEN=1 updates it)");
-    assert!(code.contains("pub enum Pass {"));
+    assert!(code.contains("pub enum Pass {") && code.contains("pub enum Technique {"));
 }
 
 /// The smallest effect: no axes, no resources, a vertex shader without vertex attributes. Kept as
@@ -86,7 +88,8 @@ fn mixed_passes_golden() {
     let text = common::TINY_EFFECT
         .replace("name = \"TinyEffect\"", "name = \"TinyEffect\"\nmodule = \"tiny_mixed\"")
         .replace("[passes.main]", "[passes.build]\ncompute = \"Tiny_CS{texture:Tx}.dxbc\"\n\n[passes.main]")
-        + "\n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n\n[passes.clear]\ncompute = \"Tiny_CSClear.dxbc\"\n";
+        + "\n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n\n[passes.clear]\ncompute = \"Tiny_CSClear.dxbc\"\n"
+        + "\n[techniques.frame]\npasses = [\"clear\", \"build\", \"depth_only\", \"main\"]\n";
     let path = dir.path().join("mixed.effect.toml");
     std::fs::write(&path, text).unwrap();
     let effect = dxbc_wgsl_build::Effect::load(&path).unwrap();

@@ -89,6 +89,12 @@ fn two_passes() {
     assert_eq!(depth.vertex.label, "Tiny_VS.dxbc");
     assert!(depth.pixel.is_none());
     assert_eq!(p.vertex_buffer_layout(Pass::DepthOnly).unwrap().array_stride, 12);
+    // Techniques: named pass lists, in their order.
+    use tiny_two_pass::Technique;
+    assert_eq!(Technique::ALL, [Technique::DepthPrepass, Technique::Forward]);
+    assert_eq!(Technique::DepthPrepass.passes(), &[Pass::DepthOnly, Pass::Main]);
+    assert_eq!(Technique::Forward.passes(), &[Pass::Main]);
+    assert_eq!(Technique::DepthPrepass.name(), "depth_prepass");
 }
 
 #[test]
@@ -263,4 +269,15 @@ fn mixed_render_and_compute_passes() {
     }
     let _ = (compute_resources, render_resources);
     assert!(tiny_mixed::MissingResource("texture").to_string().contains("`texture`"));
+    // A technique mixing both kinds lists `Step`s.
+    use tiny_mixed::{Step, Technique};
+    assert_eq!(
+        Technique::Frame.passes(),
+        &[
+            Step::Compute(ComputePass::Clear),
+            Step::Compute(ComputePass::Build),
+            Step::Render(RenderPass::DepthOnly),
+            Step::Render(RenderPass::Main)
+        ]
+    );
 }

@@ -121,7 +121,8 @@ impl Kind {
     fn new(c: &CompiledEffect, compute: bool, mixed: bool) -> Self {
         let passes: Vec<usize> =
             c.effect.passes.iter().enumerate().filter(|(_, p)| p.is_compute() == compute).map(|(i, _)| i).collect();
-        let several = passes.len() > 1;
+        // Techniques name passes through the pass enums: with techniques they always exist.
+        let several = passes.len() > 1 || (!passes.is_empty() && !c.effect.techniques.is_empty());
         if mixed && compute {
             Kind {
                 passes,
@@ -435,6 +436,93 @@ impl<'a> Gen<'a> {
             ));
             w.close("}");
         }
+        self.techniques();
+    }
+
+    /// `Technique` (and, in a mixed effect, `Step`): the effect file's `[techniques]`.
+    fn techniques(&mut self) {
+        let c = self.c;
+        let techniques = &c.effect.techniques;
+        if techniques.is_empty() {
+            return;
+        }
+        let mixed = self.mixed;
+        // The value naming pass `i` in a technique's list.
+        let step = |i: usize| -> String {
+            let p = &c.effect.passes[i];
+            let (kind, name) = if p.is_compute() { (&self.compute_kind, "Compute") } else { (&self.render, "Render") };
+            let value = format!("{}::{}", kind.pass_enum.expect("techniques imply pass enums"), pascal_case(&p.name));
+            if mixed {
+                format!("Step::{name}({value})")
+            } else {
+                value
+            }
+        };
+        let element = if mixed {
+            "Step"
+        } else if self.compute {
+            self.compute_kind.pass_enum.expect("techniques imply pass enums")
+        } else {
+            self.render.pass_enum.expect("techniques imply pass enums")
+        };
+        let lists: Vec<Vec<String>> = techniques.iter().map(|t| t.passes.iter().map(|&i| step(i)).collect()).collect();
+        let w = &mut self.w;
+        if mixed {
+            w.blank();
+            w.doc("One pass of a technique: a render pass (draw with its pipeline) or a compute pass");
+            w.doc("(dispatch it).");
+            w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]");
+            w.open("pub enum Step {");
+            w.doc("A render pass.");
+            w.line("Render(RenderPass),");
+            w.doc("A compute pass.");
+            w.line("Compute(ComputePass),");
+            w.close("}");
+        }
+        w.blank();
+        w.doc("The techniques of the effect (`[techniques]`): named lists of passes, run in order, as a");
+        w.doc("D3D effect's `technique11 { pass P0 { .. } pass P1 { .. } }`.");
+        w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]");
+        w.open("pub enum Technique {");
+        for t in techniques {
+            if let Some(d) = &t.doc {
+                for l in d.lines() {
+                    w.doc(l);
+                }
+                w.doc("");
+            }
+            let names: Vec<String> = t.passes.iter().map(|&i| format!("`{}`", c.effect.passes[i].name)).collect();
+            w.doc(&format!("Technique `{}`: {}.", t.name, names.join(", then ")));
+            w.line(&format!("{},", pascal_case(&t.name)));
+        }
+        w.close("}");
+        w.blank();
+        w.open("impl Technique {");
+        w.doc("Every technique, in declaration order.");
+        w.line(&format!(
+            "pub const ALL: [Technique; {}] = [{}];",
+            techniques.len(),
+            techniques.iter().map(|t| format!("Technique::{}", pascal_case(&t.name))).collect::<Vec<_>>().join(", ")
+        ));
+        w.blank();
+        w.doc("The technique's name in the effect file.");
+        w.open("pub const fn name(self) -> &'static str {");
+        w.open("match self {");
+        for t in techniques {
+            w.line(&format!("Technique::{} => {:?},", pascal_case(&t.name), t.name));
+        }
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.doc("Its passes, in the order they run.");
+        w.open(&format!("pub const fn passes(self) -> &'static [{element}] {{"));
+        w.open("match self {");
+        for (t, list) in techniques.iter().zip(&lists) {
+            w.line(&format!("Technique::{} => &[{}],", pascal_case(&t.name), list.join(", ")));
+        }
+        w.close("}");
+        w.close("}");
+        w.close("}");
     }
 
     fn axes(&mut self) {
