@@ -1084,18 +1084,6 @@ fn check_link(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn const_names_drop_the_effect_prefix() {
-        assert_eq!(const_name("BasicEffect", "BasicEffect_VSBasicTx.dxbc"), "VS_BASIC_TX");
-        assert_eq!(const_name("BasicEffect", "shaders.h:g_VSMain"), "G_VS_MAIN");
-        assert_eq!(const_name("X", "X.dxbc"), "X");
-    }
-}
-
 /// The fields with every struct type name dropped (names of fields and members kept): the
 /// layout as bytes see it, for comparing reflections of SM4 and SM5 builds of one source.
 fn unnamed(fields: &[crate::effect::PlacedField]) -> Vec<crate::effect::PlacedField> {
@@ -1111,4 +1099,16 @@ fn unnamed(fields: &[crate::effect::PlacedField]) -> Vec<crate::effect::PlacedFi
             f
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn const_names_drop_the_effect_prefix() {
+        assert_eq!(const_name("BasicEffect", "BasicEffect_VSBasicTx.dxbc"), "VS_BASIC_TX");
+        assert_eq!(const_name("BasicEffect", "shaders.h:g_VSMain"), "G_VS_MAIN");
+        assert_eq!(const_name("X", "X.dxbc"), "X");
+    }
 }
