@@ -618,6 +618,34 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             );
         }
     }
+    // So is a `[cbuffers.X]` whose register no shader of its stages binds (a reflected layout
+    // without a binding shader is reported where layouts are taken from the reflection).
+    for cb in &effect.cbuffers {
+        let bound = shaders.iter().any(|s| {
+            cb.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
+                && s.info.bindings.iter().any(|b| {
+                    b.class == RegisterClass::ConstantBuffer && b.slot == cb.slot && b.space == cb.space
+                })
+        });
+        if !bound && !effect.layouts[cb.layout].from_reflection {
+            push(
+                &mut errors,
+                effect.error(
+                    &cb.span,
+                    format!(
+                        "no shader of the effect{} binds b{}{} (constant buffer `{}` here)",
+                        match &cb.stages {
+                            Some(st) => format!(" ({})", st.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")),
+                            None => String::new(),
+                        },
+                        cb.slot,
+                        if cb.space == 0 { String::new() } else { format!(" in space {}", cb.space) },
+                        cb.name
+                    ),
+                ),
+            );
+        }
+    }
     // A `[view_formats]` entry must name a typed view some shader of its stages binds.
     for vf in &effect.view_formats {
         let bound = shaders.iter().any(|s| {

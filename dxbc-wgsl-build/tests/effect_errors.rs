@@ -594,3 +594,22 @@ fn technique_errors() {
     let text = format!("{HEAD}{PASS}\n[techniques.t]\npasses = [\"main\"]\npass = 1\n");
     expect_at(&text, "pass =", 0, "unknown key `pass`");
 }
+
+#[test]
+fn constant_buffer_for_an_unbound_register() {
+    // A declared constant buffer at a register no shader binds (b3 for b0, say) is an error.
+    let base = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\n");
+    expect_compile_at(
+        &format!("{base}[cbuffers.Extra]\nregister = \"b3\"\nfields = [{{ name = \"A\", type = \"float4\" }}]\n"),
+        "Extra]",
+        0,
+        "no shader of the effect binds b3 (constant buffer `Extra` here)",
+    );
+    // Declared for the pixel stage, which no shader of this effect has.
+    expect_compile_at(
+        &format!("{base}[cbuffers.Q]\nregister = \"b1\"\nlayout = \"P\"\nstages = [\"pixel\"]\n"),
+        "Q]",
+        0,
+        "no shader of the effect (pixel) binds b1 (constant buffer `Q` here)",
+    );
+}
