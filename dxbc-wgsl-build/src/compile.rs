@@ -400,11 +400,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                                 rules.stage.name(),
                                 r.label(),
                                 pass.name,
-                                if msg.contains("format_unknown") {
-                                    "; give the view's format in [view_formats] (u0 = \"rgba8unorm\", t3 = \"r32float\")"
-                                } else {
-                                    ""
-                                }
+                                view_format_hint(msg)
                             ),
                         ),
                     ),
@@ -427,7 +423,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         }
     }
     if !errors.is_empty() {
-        return Err(Diagnostics(errors));
+        return Err(Diagnostics::sorted(errors));
     }
 
     // Constant-buffer layouts from the shaders' reflection, and declared layouts checked against it.
@@ -447,7 +443,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     used.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
     check_reflection(&mut effect, &used, &loaded, &mut errors);
     if !errors.is_empty() {
-        return Err(Diagnostics(errors));
+        return Err(Diagnostics::sorted(errors));
     }
     let effect = effect;
     let rule_span = |rules: &StageRules, values: &[usize]| -> Span {
@@ -677,7 +673,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         }
     }
     if !errors.is_empty() {
-        return Err(Diagnostics(errors));
+        return Err(Diagnostics::sorted(errors));
     }
     inputs.sort();
     inputs.insert(0, effect.path.clone());
@@ -1110,6 +1106,28 @@ fn check_link(
             }
         }
     }
+}
+
+/// What to add to `[view_formats]` for a translation refused for lack of a view format: the
+/// register from the refusal (`typed RWBuffer u0`, `typed UAV u1, space2`, `typed Buffer SRV
+/// t3`) with a format its kind accepts.
+fn view_format_hint(msg: &str) -> String {
+    let kinds = [
+        ("typed RWBuffer ", "r32uint", "a 32-bit format: r32uint, r32float, rgba32float, ..."),
+        ("typed Buffer SRV ", "rgba32float", "a 32-bit format: r32float, rg32uint, rgba32float, ..."),
+        ("typed UAV ", "rgba8unorm", "its view's format: rgba8unorm, r32float, rgba16float, ..."),
+    ];
+    for (kind, example, which) in kinds {
+        let Some(at) = msg.find(kind) else { continue };
+        let rest = &msg[at + kind.len()..];
+        let register = rest.split(':').next().unwrap_or("").trim();
+        let key = match register.split_once(", ") {
+            Some((r, space)) => format!("\"{r},{space}\""),
+            None => register.to_string(),
+        };
+        return format!("; give it in the effect file: [view_formats] {key} = \"{example}\" ({which})");
+    }
+    String::new()
 }
 
 /// The fields with every struct type name dropped (names of fields and members kept): the

@@ -66,6 +66,15 @@ impl From<Diagnostic> for Diagnostics {
     }
 }
 
+impl Diagnostics {
+    /// The diagnostics in file, line and column order (stable: those at one position keep the
+    /// order they were found in).
+    pub fn sorted(mut list: Vec<Diagnostic>) -> Self {
+        list.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+        Diagnostics(list)
+    }
+}
+
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, d) in self.0.iter().enumerate() {

@@ -489,23 +489,25 @@ fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Resu
     let effect = match Effect::load(&file) {
         Ok(e) => e,
         Err(d) => {
-            for x in d.iter().skip(1) {
-                eprintln!("{x}");
+            let n = d.0.len();
+            for x in d.iter().take(n.saturating_sub(1)) {
+                eprintln!("error: {x}");
             }
-            bail!("{}", d.first().map(ToString::to_string).unwrap_or_default());
+            bail!("{}", d.0.last().map(ToString::to_string).unwrap_or_default());
         }
     };
     let compiled = match compile::compile(effect, &mut DirectTranslator) {
         Ok(c) => c,
         Err(d) => {
-            for x in d.iter().skip(1) {
-                eprintln!("{x}");
+            // In file order, each with its position; the count last.
+            let n = d.0.len();
+            for x in d.iter().take(n.saturating_sub(1)) {
+                eprintln!("error: {x}");
             }
-            bail!(
-                "{}{}",
-                d.first().map(ToString::to_string).unwrap_or_default(),
-                if d.0.len() > 1 { format!(" (and {} more above)", d.0.len() - 1) } else { String::new() }
-            );
+            match n {
+                1 => bail!("{}", d.0[0]),
+                _ => bail!("{} ({n} errors in all)", d.0[n - 1]),
+            }
         }
     };
     let e = &compiled.effect;
