@@ -296,6 +296,15 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             errors.push(d);
         }
     };
+    // A shader folder that does not exist is one error at `shader_dir`, not one per shader.
+    if let Some(span) = &effect.shader_dir_span {
+        if !effect.shader_dir.is_dir() {
+            return Err(Diagnostics(vec![effect.error(
+                span,
+                format!("shader_dir: no folder {} (relative to the effect file's folder)", effect.shader_dir.display()),
+            )]));
+        }
+    }
     // Every combination of axis values is a permutation: bound the product before enumerating it
     // (an effect with 20 bool axes would otherwise generate a million-entry table).
     const MAX_PERMUTATIONS: u128 = 4096;
@@ -383,6 +392,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     let rule_span = |rules: &StageRules, values: &[usize]| -> Span {
         effect.rule_for(rules, values).map(|r| r.path_span.clone()).unwrap_or(rules.span.clone())
     };
+    let mut missing_reported: std::collections::BTreeSet<ShaderRef> = std::collections::BTreeSet::new();
     for (pi, pass) in effect.passes.iter().enumerate() {
         for (vi, values) in permutations.iter().enumerate() {
             let (v, p) = &choice[pi][vi];
@@ -391,6 +401,29 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                     continue;
                 };
                 match &loaded[r].info {
+                    // A missing file: once, naming the first permutation that needs it.
+                    Err(msg) if msg.starts_with("shader file not found") => {
+                        if missing_reported.insert(r.clone()) {
+                            push(
+                                &mut errors,
+                                effect.error(
+                                    &rule_span(rules, values),
+                                    format!(
+                                        "{} shader of pass `{}`: {msg} (needed by {}{}){}",
+                                        rules.stage.name(),
+                                        pass.name,
+                                        if effect.axes.is_empty() { String::new() } else { "permutation ".into() },
+                                        effect.describe(values),
+                                        if effect.axes.is_empty() {
+                                            ""
+                                        } else {
+                                            "; a combination that does not exist is excluded in [permutations]"
+                                        }
+                                    ),
+                                ),
+                            );
+                        }
+                    }
                     Err(msg) => push(
                         &mut errors,
                         effect.error(
@@ -619,9 +652,10 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     for cb in &effect.cbuffers {
         let bound = shaders.iter().any(|s| {
             cb.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
-                && s.info.bindings.iter().any(|b| {
-                    b.class == RegisterClass::ConstantBuffer && b.slot == cb.slot && b.space == cb.space
-                })
+                && s.info
+                    .bindings
+                    .iter()
+                    .any(|b| b.class == RegisterClass::ConstantBuffer && b.slot == cb.slot && b.space == cb.space)
         });
         if !bound && !effect.layouts[cb.layout].from_reflection {
             push(

@@ -415,7 +415,36 @@ fn missing_shader_file_names_the_path() {
     let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VSMissing.dxbc\"\n");
     let (text, d) = compile_err(&text);
     assert_eq!((d.line, d.column), pos(&text, "\"Tiny_VSMissing.dxbc\"", 0), "{d}");
-    assert!(d.message.contains("shader file not found: ") && d.message.ends_with("Tiny_VSMissing.dxbc"), "{d}");
+    assert!(
+        d.message.contains("shader file not found: ")
+            && d.message.ends_with("Tiny_VSMissing.dxbc (needed by the only permutation)"),
+        "{d}"
+    );
+    // With axes: once per missing file (not per permutation), naming the first permutation.
+    let text = format!("{HEAD}{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS{{fog:Missing}}.dxbc\"\n");
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    let path = dir.path().join("e.effect.toml");
+    std::fs::write(&path, &text).unwrap();
+    let errors = compile::compile(Effect::load(&path).unwrap(), &mut common::FakeTranslator::default()).unwrap_err();
+    let missing: Vec<_> = errors.iter().filter(|d| d.message.contains("not found")).collect();
+    assert_eq!(missing.len(), 1, "{errors}");
+    assert!(
+        missing[0].message.contains("Tiny_VSMissing.dxbc (needed by permutation fog=true, mode=a); a combination"),
+        "{errors}"
+    );
+}
+
+#[test]
+fn missing_shader_dir_is_one_error_at_the_key() {
+    let text = format!("[effect]\nname = \"E\"\nshader_dir = \"blobz\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\npixel = \"Tiny_PS.dxbc\"\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("e.effect.toml");
+    std::fs::write(&path, &text).unwrap();
+    let errors = compile::compile(Effect::load(&path).unwrap(), &mut common::FakeTranslator::default()).unwrap_err();
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    assert_eq!((errors.0[0].line, errors.0[0].column), pos(&text, "\"blobz\"", 0));
+    assert!(errors.0[0].message.starts_with("shader_dir: no folder "), "{errors}");
 }
 
 #[test]

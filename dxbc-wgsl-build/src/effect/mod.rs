@@ -38,6 +38,8 @@ pub struct Effect {
     /// Directory shader paths are relative to (`[effect] shader_dir`, resolved against the effect
     /// file's directory).
     pub shader_dir: PathBuf,
+    /// Span of the `shader_dir` value, when the file gives one.
+    pub shader_dir_span: Option<Span>,
     /// Permutation axes, in declaration order.
     pub axes: Vec<Axis>,
     /// `[permutations] exclude`: combinations that do not exist.

@@ -206,6 +206,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         Some(d) => base.join(d),
         None => base,
     };
+    let shader_dir_span = get(effect_t, "shader_dir").map(|(_, v)| v.span());
 
     // [axes]
     let mut axes = Vec::new();
@@ -633,6 +634,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         module,
         description,
         shader_dir,
+        shader_dir_span,
         axes,
         excludes,
         layouts,
