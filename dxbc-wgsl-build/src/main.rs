@@ -486,6 +486,9 @@ fn effect_gpu(_compiled: &compile::CompiledEffect, _adapter: Option<&str>) -> an
 }
 
 fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Result<()> {
+    if gpu.wanted(false) && !cfg!(feature = "gpu") {
+        bail!("--gpu: this dxbc-wgsl was built without the `gpu` feature: build it with `--features gpu`");
+    }
     let effect = match Effect::load(&file) {
         Ok(e) => e,
         Err(d) => {
@@ -521,12 +524,20 @@ fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Resu
     }
     println!("  {} permutations, {} distinct shaders", compiled.permutations.len(), compiled.shaders.len());
     for (pi, pass) in e.passes.iter().enumerate() {
-        println!("  pass {}:", pass.name);
+        println!("  {} pass {}:", if pass.is_compute() { "compute" } else { "render" }, pass.name);
         for (values, v) in compiled.permutations.iter().zip(&compiled.passes[pi]) {
-            let vs = &compiled.shaders[v.vertex].labels[0];
-            let ps = v.pixel.map(|p| compiled.shaders[p].labels[0].as_str()).unwrap_or("-");
-            println!("    {:<60} {vs} + {ps}", e.describe(values));
+            let first = &compiled.shaders[v.vertex].labels[0];
+            let shaders = match v.pixel {
+                Some(p) => format!("{first} + {}", compiled.shaders[p].labels[0]),
+                None if pass.is_compute() => first.clone(),
+                None => format!("{first} (no pixel shader)"),
+            };
+            println!("    {:<60} {shaders}", e.describe(values));
         }
+    }
+    for t in &e.techniques {
+        let passes: Vec<&str> = t.passes.iter().map(|&i| e.passes[i].name.as_str()).collect();
+        println!("  technique {}: {}", t.name, passes.join(", then "));
     }
     for l in &e.layouts {
         println!("  layout {}: {} fields, {} bytes", l.name, l.fields.len(), l.size());
