@@ -92,6 +92,8 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
         }
     }
 
+    render_wgsl_bindings(&mut out, bytes);
+
     let signatures: [(&str, &[&[u8; 4]], bool); 3] = [
         ("Input signature", &[b"ISGN", b"ISG1"], false),
         ("Output signature", &[b"OSGN", b"OSG5", b"OSG1"], true),
@@ -187,6 +189,80 @@ fn hex(b: &[u8]) -> String {
 /// `xyzw` positions of a mask, with spaces for missing components (`"x z "`).
 fn mask_chars(mask: u8) -> String {
     ['x', 'y', 'z', 'w'].iter().enumerate().map(|(i, &c)| if mask & (1 << i) != 0 { c } else { ' ' }).collect()
+}
+
+/// The resources the program binds, from its declarations (so also for stripped blobs), with
+/// the WGSL `@group`/`@binding` the translation gives them; when the shader does not translate,
+/// why, and the declarations as written.
+fn render_wgsl_bindings(out: &mut String, bytes: &[u8]) {
+    let Ok(shader) = crate::Shader::parse(bytes, &ReadOptions { verify_checksum: false }) else {
+        return;
+    };
+    match crate::translate(bytes, &crate::TranslateOptions { skip_checksum: true, ..Default::default() }) {
+        Ok(t) => {
+            if t.bindings.is_empty() {
+                out.push_str("\nResource bindings: none\n");
+                return;
+            }
+            out.push_str("\nResource bindings (from the declarations; WGSL as translated):\n\n");
+            let _ = writeln!(out, "{:<14} {:>5} {:>7}  WGSL", "Register", "Group", "Binding");
+            let _ = writeln!(out, "{:-<14} {:->5} {:->7}  {:-<30}", "", "", "", "");
+            for b in &t.bindings {
+                let r = &b.register;
+                let reg = match r.space {
+                    0 => format!("{}{}", r.class.letter(), r.slot),
+                    s => format!("{}{}, space{s}", r.class.letter(), r.slot),
+                };
+                let _ = writeln!(out, "{reg:<14} {:>5} {:>7}  {}", b.group, b.binding, describe_kind(&b.kind));
+            }
+        }
+        Err(e) => {
+            let decls: Vec<String> = shader
+                .program
+                .instructions
+                .iter()
+                .filter(|i| i.opcode.is_declaration())
+                .map(|i| crate::sm4::disasm::disassemble_instruction(&shader.program.version, i))
+                .filter(|l| {
+                    l.starts_with("dcl_constantbuffer")
+                        || l.starts_with("dcl_sampler")
+                        || l.starts_with("dcl_resource")
+                        || l.starts_with("dcl_uav")
+                })
+                .collect();
+            let _ = writeln!(out, "\nResource bindings: not planned ({e})");
+            if !decls.is_empty() {
+                out.push_str("Declared resources:\n");
+                for d in decls {
+                    let _ = writeln!(out, "  {}", d.trim_end());
+                }
+            }
+        }
+    }
+}
+
+fn describe_kind(k: &crate::bindings::ResourceKind) -> String {
+    use crate::bindings::{ResourceKind as K, TextureSample as S};
+    match k {
+        K::UniformBuffer { size_bytes } => format!("var<uniform>, {size_bytes} bytes"),
+        K::Sampler { comparison: false } => "sampler".into(),
+        K::Sampler { comparison: true } => "sampler_comparison".into(),
+        K::Texture { dimension, sample, multisampled } => {
+            let ms = if *multisampled { "multisampled_" } else { "" };
+            match sample {
+                S::Float => format!("texture_{ms}{dimension}<f32> (filterable)"),
+                S::UnfilterableFloat => format!("texture_{ms}{dimension}<f32> (unfilterable: only loaded)"),
+                S::Sint => format!("texture_{ms}{dimension}<i32>"),
+                S::Uint => format!("texture_{ms}{dimension}<u32>"),
+                S::Depth => format!("texture_depth_{ms}{dimension}"),
+            }
+        }
+        K::StorageBuffer { read_only: true } => "var<storage, read> array<u32>".into(),
+        K::StorageBuffer { read_only: false } => "var<storage, read_write> array<u32>".into(),
+        K::StorageTexture { dimension, format, read_write } => {
+            format!("texture_storage_{dimension}<{format}, {}>", if *read_write { "read_write" } else { "write" })
+        }
+    }
 }
 
 /// fxc's name for a system value (`D3D_NAME`).
