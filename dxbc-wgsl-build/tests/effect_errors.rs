@@ -642,3 +642,21 @@ fn constant_buffer_for_an_unbound_register() {
         "no shader of the effect (pixel) binds b1 (constant buffer `Q` here)",
     );
 }
+
+#[test]
+fn rust_names_that_collide_or_are_keywords() {
+    let text = format!("{HEAD}{PASS}\n[techniques.a_b]\npasses = [\"main\"]\n[techniques.a__b]\npasses = [\"main\"]\n");
+    expect_at(&text, "a__b]", 0, "technique `a__b` has the same Rust name `AB` as the technique on line");
+    let text = format!("{HEAD}{PASS}\n[techniques.v1]\npasses = [\"main\"]\n[techniques._1]\npasses = [\"main\"]\n");
+    expect_at(&text, "_1]", 0, "has the same Rust name `V1`");
+    let text = format!("{HEAD}{PASS}\n[passes.a_b]\nvertex = \"V.dxbc\"\n[passes.a__b]\nvertex = \"V.dxbc\"\n");
+    expect_at(&text, "a__b]", 0, "pass `a__b` has the same Rust name `AB` as the pass on line");
+    let text = format!("{HEAD}{PASS}\n[techniques.self_]\npasses = [\"main\"]\n");
+    expect_at(&text, "self_]", 0, "would become the Rust name `Self`");
+    let text = format!("{HEAD}\n[passes.self_]\nvertex = \"V.dxbc\"\n");
+    expect_at(&text, "self_]", 0, "would become the Rust name `Self`");
+    let text = HEAD.replace("values = [\"a\", \"b\"]", "values = [\"self_\", \"b\"]") + PASS;
+    expect_at(&text, "\"self_\"", 0, "would become the Rust name `Self`");
+    let text = HEAD.replace("fog = \"bool\"", "self_ = \"bool\"") + PASS;
+    expect_at(&text, "self_ =", 0, "would become the Rust type `Self`");
+}

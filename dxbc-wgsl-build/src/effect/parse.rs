@@ -128,6 +128,22 @@ fn check_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> {
     }
 }
 
+/// A name that becomes a Rust type or variant in PascalCase (`depth_only` → `DepthOnly`): it
+/// must not become the keyword `Self` (`self_`), nor the same name as an earlier one of its kind
+/// (`a_b` and `a__b` are both `AB`). `seen` holds the earlier names' PascalCase and spans.
+fn check_pascal(cx: &Ctx<'_>, name: &str, span: &Span, what: &str, seen: &mut Vec<(String, Span)>) -> R<()> {
+    let p = pascal_case(name);
+    if p == "Self" {
+        return Err(cx.err(span, format!("{what} `{name}` would become the Rust name `Self`, a keyword; rename it")));
+    }
+    if let Some((_, other)) = seen.iter().find(|(q, _)| *q == p) {
+        let (line, _) = crate::diag::line_column(cx.src, other.start);
+        return Err(cx.err(span, format!("{what} `{name}` has the same Rust name `{p}` as the {what} on line {line}")));
+    }
+    seen.push((p, span.clone()));
+    Ok(())
+}
+
 /// An HLSL-style identifier (letters, digits, `_`).
 fn check_hlsl_ident(cx: &Ctx<'_>, name: &str, span: &Span, what: &str) -> R<()> {
     let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
@@ -218,6 +234,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     let mut pascal_axes: Vec<(String, Span)> = Vec::new();
     for a in &axes {
         let p = pascal_case(&a.name);
+        if p == "Self" {
+            return Err(cx.err(&a.span, format!("axis `{}` would become the Rust type `Self`, a keyword", a.name)));
+        }
         if let Some((_, other)) = pascal_axes.iter().find(|(q, _)| *q == p) {
             let (line, _) = crate::diag::line_column(&source, other.start);
             return Err(cx.err(
@@ -548,10 +567,12 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
 
     // [passes]
     let mut passes = Vec::new();
+    let mut pascal_passes: Vec<(String, Span)> = Vec::new();
     if let Some((_, v)) = get(root, "passes") {
         for (k, v) in entries(as_table(&cx, "passes", v)?) {
             let name = k.get_ref().to_string();
             check_ident(&cx, &name, &k.span(), "pass name")?;
+            check_pascal(&cx, &name, &k.span(), "pass", &mut pascal_passes)?;
             let what = format!("[passes.{name}]");
             let t = as_table(&cx, &name, v)?;
             check_keys(&cx, t, &what, &[&["vertex", "pixel", "compute"][..], &render_states::PASS_KEYS].concat())?;
@@ -597,10 +618,12 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
 
     // [techniques]
     let mut techniques: Vec<Technique> = Vec::new();
+    let mut pascal_techniques: Vec<(String, Span)> = Vec::new();
     if let Some((_, v)) = get(root, "techniques") {
         for (k, v) in entries(as_table(&cx, "techniques", v)?) {
             let name = k.get_ref().to_string();
             check_ident(&cx, &name, &k.span(), "technique name")?;
+            check_pascal(&cx, &name, &k.span(), "technique", &mut pascal_techniques)?;
             let what = format!("[techniques.{name}]");
             let t = as_table(&cx, &name, v)?;
             check_keys(&cx, t, &what, &["passes", "doc"])?;
@@ -709,6 +732,9 @@ fn parse_axis(cx: &Ctx<'_>, k: &Key<'_>, v: &Val<'_>) -> R<Axis> {
         for x in arr {
             let s = as_str(cx, "values", x)?.to_string();
             check_ident(cx, &s, &x.span(), "axis value")?;
+            if pascal_case(&s) == "Self" {
+                return Err(cx.err(&x.span(), format!("axis value `{s}` would become the Rust name `Self`, a keyword")));
+            }
             if !seen.insert(pascal_case(&s)) {
                 return Err(cx.err(&x.span(), format!("axis `{name}` lists value `{s}` twice")));
             }
