@@ -168,6 +168,8 @@ struct Input {
     display: String,
     symbol: Option<String>,
     load: Load,
+    /// View-format settings (`u0=rgba8unorm`) from the effect file that references the input.
+    view_formats: Vec<String>,
 }
 
 impl Input {
@@ -258,29 +260,42 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
     for (path, kind) in files {
         let display = path.display().to_string();
         match kind {
-            FileKind::Blob => inputs.push(Input { display, symbol: None, load: Load::File(path) }),
+            FileKind::Blob => {
+                inputs.push(Input { display, symbol: None, load: Load::File(path), view_formats: Vec::new() })
+            }
             FileKind::Header => match std::fs::read(&path) {
-                Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(format!("cannot read: {e}")) }),
+                Err(e) => inputs.push(Input {
+                    display,
+                    symbol: None,
+                    load: Load::Error(format!("cannot read: {e}")),
+                    view_formats: Vec::new(),
+                }),
                 Ok(bytes) => {
                     let Ok(text) = String::from_utf8(bytes) else {
                         // Not a text header: a blob with a header's extension, or binary junk.
-                        inputs.push(Input { display, symbol: None, load: Load::File(path) });
+                        inputs.push(Input { display, symbol: None, load: Load::File(path), view_formats: Vec::new() });
                         continue;
                     };
                     match dxbc_wgsl::header::parse_header(&text) {
-                        Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(e.to_string()) }),
+                        Err(e) => inputs.push(Input {
+                            display,
+                            symbol: None,
+                            load: Load::Error(e.to_string()),
+                            view_formats: Vec::new(),
+                        }),
                         Ok(blobs) if blobs.is_empty() => empty_headers += 1,
                         Ok(blobs) => inputs.extend(blobs.into_iter().map(|b| Input {
                             display: display.clone(),
                             symbol: Some(b.symbol),
                             load: Load::Bytes(b.bytes),
+                            view_formats: Vec::new(),
                         })),
                     }
                 }
             },
             FileKind::Effect => match effect_inputs(&path) {
                 Ok(refs) => effect_refs.extend(refs),
-                Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(e) }),
+                Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(e), view_formats: Vec::new() }),
             },
         }
     }
@@ -290,14 +305,15 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
             Ok(bytes) => Load::Bytes(bytes),
             Err(e) => Load::Error(e),
         };
-        inputs.push(Input { display, symbol: r.symbol, load });
+        inputs.push(Input { display, symbol: r.symbol, load, view_formats: r.view_formats });
     }
 
-    // One record per (file, symbol): the first occurrence (walked files come before effect inputs).
+    // One record per (file, symbol, view formats): the first occurrence (walked files come before
+    // effect inputs; an effect's view formats make another translation of the same file).
     let mut seen = BTreeSet::new();
     inputs.retain(|i| {
         let key = std::fs::canonicalize(&i.display).unwrap_or_else(|_| PathBuf::from(&i.display));
-        seen.insert((key, i.symbol.clone()))
+        seen.insert((key, i.symbol.clone(), i.view_formats.clone()))
     });
     inputs.sort_by(|a, b| (&a.display, &a.symbol).cmp(&(&b.display, &b.symbol)));
     Ok((inputs, empty_headers))
@@ -349,10 +365,10 @@ fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
 }
 
 /// The translator `qualify` runs (a parameter so that tests can make it panic).
-type TranslateFn = fn(&[u8]) -> Result<dxbc_wgsl::Translation, TranslateError>;
+type TranslateFn = fn(&[u8], &TranslateOptions) -> Result<dxbc_wgsl::Translation, TranslateError>;
 
-fn translate_default(bytes: &[u8]) -> Result<dxbc_wgsl::Translation, TranslateError> {
-    dxbc_wgsl::translate(bytes, &TranslateOptions::default())
+fn translate_default(bytes: &[u8], options: &TranslateOptions) -> Result<dxbc_wgsl::Translation, TranslateError> {
+    dxbc_wgsl::translate(bytes, options)
 }
 
 fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: TranslateFn) -> Outcome {
@@ -402,7 +418,12 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
     }
 
     LAST_PANIC.with(|p| p.borrow_mut().take());
-    let result = std::panic::catch_unwind(|| translate(&bytes));
+    let mut options = TranslateOptions::default();
+    for v in &input.view_formats {
+        // Checked when the effect file was read.
+        let _ = options.set_view_format(v);
+    }
+    let result = std::panic::catch_unwind(|| translate(&bytes, &options));
     let mut wgsl = None;
     let mut translation = None;
     match result {
@@ -677,7 +698,7 @@ mod tests {
 
     #[test]
     fn a_translator_panic_is_a_failure_with_its_message() {
-        fn panicking(_: &[u8]) -> Result<dxbc_wgsl::Translation, TranslateError> {
+        fn panicking(_: &[u8], _: &TranslateOptions) -> Result<dxbc_wgsl::Translation, TranslateError> {
             panic!("index out of bounds in the lowering");
         }
         let vs = std::fs::read(
@@ -685,7 +706,8 @@ mod tests {
                 .join("../example-engine/shaders/directxtk/BasicEffect/BasicEffect_VSBasic.dxbc"),
         )
         .unwrap();
-        let input = Input { display: "vs.dxbc".into(), symbol: None, load: Load::Bytes(vs.clone()) };
+        let input =
+            Input { display: "vs.dxbc".into(), symbol: None, load: Load::Bytes(vs.clone()), view_formats: Vec::new() };
         let ok = process(&input, false, false, translate_default).record;
         assert_eq!(ok.status, Status::Qualified);
         let previous = std::panic::take_hook();

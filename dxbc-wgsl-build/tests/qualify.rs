@@ -220,3 +220,19 @@ fn a_dangling_symlink_does_not_abort_the_run() {
     assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.trim_end().ends_with("qualified: 1, unsupported: 0, failed: 0"), "{out}");
 }
+
+/// An effect file's `[view_formats]` apply to the shaders it references: GenerateMips' typed UAV
+/// `u0` qualifies through the effect, and is refused when the blob is qualified alone.
+#[test]
+fn effect_view_formats_apply_to_its_shaders() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let effect = root.join("tests/effects/generate_mips.effect.toml");
+    let o = run(&["qualify", "--no-gpu", "--no-progress", effect.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.trim_end().ends_with("qualified: 1, unsupported: 0, failed: 0"), "{out}");
+    let blob = root.join("tests/fixtures/directxtk12/GenerateMips/GenerateMips_main.dxbc");
+    let o = run(&["qualify", "--no-gpu", "--no-progress", blob.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.trim_end().ends_with("qualified: 0, unsupported: 1, failed: 0"), "{out}");
+}
