@@ -24,6 +24,8 @@ pub struct StageInfo {
     pub bindings: Vec<Binding>,
     /// Compute workgroup size.
     pub workgroup_size: Option<[u32; 3]>,
+    /// Bytes of workgroup (thread-group shared) memory a compute shader declares.
+    pub workgroup_storage_bytes: u32,
 }
 
 /// Scalar kind of an interface variable.
@@ -321,6 +323,7 @@ impl StageInfo {
             outputs: t.outputs.iter().map(iface).collect(),
             bindings: t.bindings.iter().map(binding).collect(),
             workgroup_size: t.workgroup_size,
+            workgroup_storage_bytes: t.workgroup_storage_bytes,
         })
     }
 }

@@ -239,7 +239,7 @@ fn mixed_render_and_compute_passes() {
     assert_eq!((build.compute.label, build.workgroup_size), ("Tiny_CS.dxbc", [8, 8, 1]));
     assert_eq!(tx.compute_shaders(ComputePass::Build).unwrap().compute.label, "Tiny_CSTx.dxbc");
     let clear = p.compute_shaders(ComputePass::Clear).unwrap();
-    assert_eq!((clear.compute.label, clear.workgroup_size), ("Tiny_CSClear.dxbc", [64, 1, 1]));
+    assert_eq!((clear.compute.label, clear.workgroup_size), ("Tiny_CSClear.dxbc", [512, 1, 1]));
     let [cs] = tiny_mixed::compute_bind_group_layout_entries(ComputePass::Build, tx);
     assert_eq!(cs.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 16, 32, 160]);
     assert!(cs.iter().all(|e| e.visibility == wgpu::ShaderStages::COMPUTE));
@@ -269,6 +269,19 @@ fn mixed_render_and_compute_passes() {
     }
     let _ = (compute_resources, render_resources);
     assert!(tiny_mixed::MissingResource("texture").to_string().contains("`texture`"));
+    // The device limits the compute shaders need beyond WebGPU's defaults: only raised.
+    let l = tiny_mixed::required_limits(wgpu::Limits::default());
+    assert_eq!(
+        (
+            l.max_compute_invocations_per_workgroup,
+            l.max_compute_workgroup_size_x,
+            l.max_compute_workgroup_size_y,
+            l.max_compute_workgroup_size_z,
+            l.max_compute_workgroup_storage_size
+        ),
+        (512, 512, 256, 64, 20480)
+    );
+    assert_eq!(tiny_mixed::required_limits(wgpu::Limits::downlevel_defaults()).max_texture_dimension_2d, 2048);
     // A technique mixing both kinds lists `Step`s.
     use tiny_mixed::{Step, Technique};
     assert_eq!(

@@ -1667,6 +1667,45 @@ impl Gen<'_> {
     }
 
     fn compute_pipeline(&mut self) {
+        // What the compute shaders need beyond WebGPU's default limits (D3D allows 1024 threads
+        // per group, 1024 in x and y and 64 in z, and 32 KB of shared memory).
+        let c = self.c;
+        let mut need = [0u32; 5];
+        for &pi in &self.compute_kind.passes {
+            for v in &c.passes[pi] {
+                let info = &c.shaders[v.vertex].info;
+                if let Some([x, y, z]) = info.workgroup_size {
+                    need[0] = need[0].max(x.saturating_mul(y).saturating_mul(z));
+                    need[1] = need[1].max(x);
+                    need[2] = need[2].max(y);
+                    need[3] = need[3].max(z);
+                }
+                need[4] = need[4].max(info.workgroup_storage_bytes);
+            }
+        }
+        let w = &mut self.w;
+        w.blank();
+        w.doc("`limits` with what the effect's compute shaders need raised: threads per workgroup");
+        w.doc(&format!(
+            "({}, {} × {} × {} at most) and workgroup memory ({} bytes). WebGPU's defaults (256",
+            need[0], need[1], need[2], need[3], need[4]
+        ));
+        w.doc("threads, 256 × 256 × 64, 16384 bytes) are below D3D's; request these when creating the device");
+        w.doc("(`DeviceDescriptor::required_limits`, within the adapter's `limits()`).");
+        w.open("pub fn required_limits(limits: wgpu::Limits) -> wgpu::Limits {");
+        w.open("wgpu::Limits {");
+        for (field, n) in [
+            ("max_compute_invocations_per_workgroup", need[0]),
+            ("max_compute_workgroup_size_x", need[1]),
+            ("max_compute_workgroup_size_y", need[2]),
+            ("max_compute_workgroup_size_z", need[3]),
+            ("max_compute_workgroup_storage_size", need[4]),
+        ] {
+            w.line(&format!("{field}: limits.{field}.max({n}),"));
+        }
+        w.line("..limits");
+        w.close("}");
+        w.close("}");
         let k = &self.compute_kind;
         let pass_arg = k.layouts_pass_arg();
         let w = &mut self.w;

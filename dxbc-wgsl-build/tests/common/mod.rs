@@ -113,6 +113,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             },
             bindings: vec![],
             workgroup_size: None,
+            workgroup_storage_bytes: 0,
         };
     }
     if label.contains("_CS") {
@@ -148,6 +149,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             outputs,
             bindings: vec![cb0(0, if lit { 176 } else { 128 })],
             workgroup_size: None,
+            workgroup_storage_bytes: 0,
         }
     } else {
         let mut inputs = vec![iface("COLOR", 0, 0, Some(0), 4)];
@@ -188,6 +190,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             outputs: vec![iface("SV_Target", 0, 0, Some(0), 4)],
             bindings,
             workgroup_size: None,
+            workgroup_storage_bytes: 0,
         }
     }
 }
@@ -225,7 +228,8 @@ pub fn fake_compute(label: &str) -> StageInfo {
         kind: BindingKind::StorageTexture { dimension: "2d".into(), format: "rgba8unorm".into(), read_write: false },
         name: "u0".into(),
     });
-    let size = if label.contains("Clear") { [64, 1, 1] } else { [8, 8, 1] };
+    // The clearing shader is wider than WebGPU's defaults allow (512 threads, 20 KB shared).
+    let (size, shared) = if label.contains("Clear") { ([512, 1, 1], 20480) } else { ([8, 8, 1], 0) };
     StageInfo {
         stage: Stage::Compute,
         shader_model: (5, 0),
@@ -235,6 +239,7 @@ pub fn fake_compute(label: &str) -> StageInfo {
         outputs: vec![],
         bindings,
         workgroup_size: Some(size),
+        workgroup_storage_bytes: shared,
     }
 }
 
