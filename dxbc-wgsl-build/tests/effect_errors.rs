@@ -660,3 +660,14 @@ fn rust_names_that_collide_or_are_keywords() {
     let text = HEAD.replace("fog = \"bool\"", "self_ = \"bool\"") + PASS;
     expect_at(&text, "self_ =", 0, "would become the Rust type `Self`");
 }
+
+#[test]
+fn a_register_named_twice() {
+    let text = format!("{HEAD}[resources]\nt0 = \"texture\"\n\"T00\" = \"other\"\n{PASS}");
+    expect_at(&text, "\"T00\"", 0, "t0 is already named `texture` on line");
+    // Per stage it is fine.
+    let text = format!(
+        "{HEAD}[resources]\nt0 = {{ name = \"a\", stages = [\"vertex\"] }}\n\"t0 \" = {{ name = \"b\", stages = [\"pixel\"] }}\n{PASS}"
+    );
+    assert!(Effect::parse(Path::new("fx/e.effect.toml"), text).is_ok());
+}

@@ -251,14 +251,22 @@ impl TranslateOptions {
         })?;
         let slot = slot.trim();
         let bad = || format!("`{slot}`: expected t# or u#, optionally with a space (u1,space2)");
+        // Decimal digits only (`+0` is not a register), within u32.
+        let number = |s: &str| {
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            s.parse::<u32>().map_err(|_| format!("`{slot}`: register or space number out of range"))
+        };
         let (reg, space) = match slot.split_once(',') {
-            None => (slot, 0),
+            None => (slot.to_string(), 0),
             Some((r, s)) => {
                 let s = s.trim().strip_prefix("space").ok_or_else(bad)?;
-                (r.trim(), s.parse::<u32>().map_err(|_| bad())?)
+                (r.trim().to_string(), number(s)?)
             }
         };
-        let number = |s: &str| s.parse::<u32>().map_err(|_| bad());
+        // `U0` as `u0`, as effect files accept it.
+        let reg = reg.to_ascii_lowercase();
         if let Some(n) = reg.strip_prefix('t') {
             let b = TypedBufferFormat::from_texel(f)
                 .ok_or_else(|| format!("`{format}`: typed Buffer SRVs support 32-bit-per-component formats"))?;

@@ -74,7 +74,20 @@ fn view_format_settings_parse_register_and_space() {
     // Setting the same register and space again replaces the format.
     o.set_view_format("u1,space2=r32float").unwrap();
     assert_eq!(o.typed_uav_formats.len(), 2);
-    for bad in ["u1,space=r32uint", "u1,2=r32uint", "b0=r32uint", "u=r32uint", "u1,spacex=r32uint", "u1"] {
+    o.set_view_format("U4=r32uint").unwrap();
+    assert!(o.typed_uav_formats.iter().any(|(r, _)| r.register == 4));
+    let e = o.set_view_format("u4294967296=r32uint").unwrap_err();
+    assert!(e.contains("out of range"), "{e}");
+    for bad in [
+        "u1,space=r32uint",
+        "u1,2=r32uint",
+        "b0=r32uint",
+        "u=r32uint",
+        "u1,spacex=r32uint",
+        "u1",
+        "u+0=r32uint",
+        "u0,space+0=r32uint",
+    ] {
         assert!(o.set_view_format(bad).is_err(), "{bad} accepted");
     }
 }

@@ -428,6 +428,22 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 }
             };
             check_ident(&cx, &name, &name_span, "resource name")?;
+            // `t0`, `"t0 "`, `T0` and `t00` are one register: named once per stage.
+            if let Some(prev) = resources
+                .iter()
+                .find(|r| r.class == class && r.slot == slot && r.space == space && stages_overlap(&r.stages, &stages))
+            {
+                let (line, _) = crate::diag::line_column(&source, prev.span.start);
+                return Err(cx.err(
+                    &k.span(),
+                    format!(
+                        "{}{slot} is already named `{}` on line {line} for the same stages (use `stages` to name it \
+                         per stage)",
+                        class.letter(),
+                        prev.name
+                    ),
+                ));
+            }
             resources.push(ResourceDecl { class, slot, space, name, stages, doc, span: k.span() });
         }
     }
@@ -483,12 +499,17 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let (reg, key_space) = match k.get_ref().split_once(',') {
                 None => (k.get_ref().as_ref(), None),
                 Some((r, sp)) => {
-                    let n = sp.trim().strip_prefix("space").and_then(|n| n.parse::<u32>().ok()).ok_or_else(|| {
-                        cx.err(
-                            &k.span(),
-                            format!("`{}`: expected a register and a space, as \"u1,space2\"", k.get_ref()),
-                        )
-                    })?;
+                    let n = sp
+                        .trim()
+                        .strip_prefix("space")
+                        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                        .and_then(|n| n.parse::<u32>().ok())
+                        .ok_or_else(|| {
+                            cx.err(
+                                &k.span(),
+                                format!("`{}`: expected a register and a space, as \"u1,space2\"", k.get_ref()),
+                            )
+                        })?;
                     (r, Some(n))
                 }
             };
