@@ -562,6 +562,8 @@ fn view_format_errors() {
     expect_at(&text, "\"rgba8unrm\"", 0, "unknown texel format `rgba8unrm`");
     let text = format!("{HEAD}\n[view_formats]\nt1 = \"rgba8unorm\"\n{PASS}");
     expect_at(&text, "\"rgba8unorm\"", 0, "typed Buffer SRVs (t#) support 32-bit-per-component formats only");
+    let text = format!("{HEAD}\n[view_formats]\nu2 = \"B8G8R8A8_UNORM\"\n{PASS}");
+    expect_at(&text, "\"B8G8R8A8_UNORM\"", 0, "`bgra8unorm-storage` feature");
     let text = format!("{HEAD}\n[view_formats]\ns1 = \"r32float\"\n{PASS}");
     expect_at(&text, "s1 =", 0, "typed Buffer SRVs (t#) and typed UAVs (u#)");
     let text = format!("{HEAD}\n[view_formats]\nu1 = \"r32float\"\nu1_ = 1\n{PASS}");

@@ -556,6 +556,16 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     ),
                 )
             })?;
+            if class == ResourceClass::Uav && format == dxbc_wgsl::TexelFormat::Bgra8Unorm {
+                return Err(cx.err(
+                    &fv.span(),
+                    format!(
+                        "`{fname}`: WebGPU allows a bgra8unorm storage texture only with the optional \
+                         `bgra8unorm-storage` feature, which the generated code does not request; bind an rgba8unorm \
+                         view instead"
+                    ),
+                ));
+            }
             if class == ResourceClass::Srv && !format.is_32bit() {
                 return Err(cx.err(
                     &fv.span(),
