@@ -794,12 +794,46 @@ fn check_reflection(
                             .placed
                             .iter()
                             .find(|(n, _, _)| !reflected.reflection.variables.iter().any(|v| &v.name == n));
-                        push(errors, effect.error(missing.map_or(&cb.span, |p| &p.2), format!("{who}: {msg}")));
+                        push(
+                            errors,
+                            effect.error(
+                                missing.map_or(&cb.span, |p| &p.2),
+                                format!("{who}: `placed` of constant buffer `{}`: {msg}", cb.name),
+                            ),
+                        );
                         continue;
                     }
                 }
             };
             if layout.from_reflection {
+                // A `placed` offset the compiler did not record: at the entry, in its own words.
+                if let crate::reflect::Verdict::Disagrees(ms) = &reflected.verdict {
+                    let mut at_placed = false;
+                    for m in ms {
+                        let Some((name, offset, span)) = cb.placed.iter().find(|(n, _, _)| *n == m.variable) else {
+                            continue;
+                        };
+                        let recorded =
+                            reflected.reflection.variables.iter().find(|v| &v.name == name).map(|v| v.offset);
+                        push(
+                            errors,
+                            effect.error(
+                                span,
+                                format!(
+                                    "{who}: `placed` of constant buffer `{}` puts `{name}` at {}, but the compiler \
+                                     recorded {}",
+                                    cb.name,
+                                    crate::effect::layout::format_offset(*offset),
+                                    recorded.map_or("another offset".into(), crate::effect::layout::format_offset)
+                                ),
+                            ),
+                        );
+                        at_placed = true;
+                    }
+                    if at_placed {
+                        continue;
+                    }
+                }
                 if !reflected.verdict.agrees() {
                     push(
                         errors,

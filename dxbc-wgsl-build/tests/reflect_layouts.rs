@@ -247,11 +247,17 @@ fn placed_gives_the_source_placements_the_reflection_does_not_flag() {
 
     let wrong = EFFECT.replace("register = \"b0\"\n", "register = \"b0\"\nplaced = { ViewProj = \"c3\" }\n");
     let e = compile(&wrong, &[moved()], &[moved()]).unwrap_err();
-    assert!(e.starts_with("4:11: ") && e.contains("`ViewProj`: float4x4: the packing rules put it at c3"), "{e}");
+    assert!(
+        e.starts_with("6:12: ")
+            && e.contains("`placed` of constant buffer `Scene` puts `ViewProj` at c3, but the compiler recorded c2"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 2, "one error per shader, at the entry: {e}");
 
     let unknown = EFFECT.replace("register = \"b0\"\n", "register = \"b0\"\nplaced = { ViewPro = \"c2\" }\n");
     let e = compile(&unknown, &[moved()], &[moved()]).unwrap_err();
     assert!(e.starts_with("6:12: ") && e.contains("has no variable `ViewPro` to place"), "{e}");
+    assert!(e.lines().all(|l| l.starts_with("6:12: ")), "no other error: {e}");
 
     let declared = "[effect]\nname = \"Scene\"\n\n[cbuffers.Scene]\nregister = \"b0\"\nfields = [{ name = \"A\", type = \"float\" }]\nplaced = { A = \"c1\" }\n\n[passes.main]\nvertex = \"Scene_VS.dxbc\"\npixel = \"Scene_PS.dxbc\"\n";
     let e = compile(declared, &[moved()], &[moved()]).unwrap_err();
