@@ -546,6 +546,34 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 let at = rule_span(rules, values);
                 check_bindings(&effect, &pass.name, s, &at, &mut resources, &mut errors);
             }
+            // WebGPU's alpha to coverage needs a fragment shader with a colour target 0, and one
+            // that does not write the sample mask (D3D's SV_Coverage) itself.
+            if pass.states.blend.alpha_to_coverage && !pass.is_compute() {
+                let why = match variant.pixel.map(|p| &shaders[p].info) {
+                    None => Some("the pass has no pixel shader".to_string()),
+                    Some(info) if info.outputs.iter().any(|o| o.builtin.as_deref() == Some("sample_mask")) => Some(
+                        format!("its pixel shader {} writes SV_Coverage", shaders[variant.pixel.unwrap()].labels[0]),
+                    ),
+                    Some(info) if !info.outputs.iter().any(|o| o.location == Some(0)) => {
+                        Some("its pixel shader writes no SV_Target0".to_string())
+                    }
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    push(
+                        &mut errors,
+                        effect.error(
+                            &pass.span,
+                            format!(
+                                "pass `{}` ({}) enables alpha_to_coverage, but {why}: WebGPU allows alpha to coverage \
+                                 only with a colour target 0 and without a sample-mask output",
+                                pass.name,
+                                effect.describe(values)
+                            ),
+                        ),
+                    );
+                }
+            }
             if let (Some(ps), Some(prules)) = (variant.pixel, pass.pixel.as_ref()) {
                 check_link(
                     &effect,

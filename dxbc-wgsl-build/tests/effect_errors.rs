@@ -673,3 +673,11 @@ fn a_register_named_twice() {
     );
     assert!(Effect::parse(Path::new("fx/e.effect.toml"), text).is_ok());
 }
+
+#[test]
+fn alpha_to_coverage_needs_a_pixel_shader() {
+    let text = format!(
+        "[effect]\nname = \"E\"\n{TINY_LAYOUT}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\nblend = {{ alpha_to_coverage = true }}\n"
+    );
+    expect_compile_at(&text, "main]", 0, "enables alpha_to_coverage, but the pass has no pixel shader");
+}
