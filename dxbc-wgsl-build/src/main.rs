@@ -614,23 +614,36 @@ fn layouts(files: &[PathBuf], symbol: Option<String>, rust: bool) -> anyhow::Res
             };
             println!("{}: cbuffer {} ({register}{} bytes): {}", file.display(), l.name, l.size, l.verdict);
             ok &= l.verdict.agrees();
-            fn rows(fields: &[dxbc_wgsl_build::effect::PlacedField], depth: usize) {
-                for f in fields {
-                    let at = if depth == 0 { format_offset(f.offset) } else { format!("+{}", format_offset(f.offset)) };
+            // The compiler's offset first; the packing rules' where they differ (struct members
+            // relative to their struct, `+`).
+            fn rows(
+                fields: &[dxbc_wgsl_build::effect::PlacedField],
+                recorded: &[(u32, Option<&dxbc_wgsl::chunks::rdef::Type>)],
+                depth: usize,
+            ) {
+                for (i, f) in fields.iter().enumerate() {
+                    let (rec, ty) = recorded.get(i).copied().unwrap_or((f.offset, None));
+                    let show = |o: u32| if depth == 0 { format_offset(o) } else { format!("+{}", format_offset(o)) };
+                    let rules = if rec == f.offset { String::new() } else { format!(" (rules: {})", show(f.offset)) };
                     println!(
-                        "    {:indent$}{at:<8} {:>5}  {:<28} {}",
+                        "    {:indent$}{:<8} {:>5}  {:<28} {}{rules}",
                         "",
+                        show(rec),
                         f.ty.size(),
                         f.ty.declaration(),
                         f.name,
                         indent = 2 * depth
                     );
                     if let dxbc_wgsl_build::effect::VarType::Struct(s) = &f.ty {
-                        rows(&s.members, depth + 1);
+                        let members: Vec<(u32, Option<&dxbc_wgsl::chunks::rdef::Type>)> =
+                            ty.map(|t| t.members.iter().map(|m| (m.offset, Some(&m.ty))).collect()).unwrap_or_default();
+                        rows(&s.members, &members, depth + 1);
                     }
                 }
             }
-            rows(&l.fields, 0);
+            let recorded: Vec<(u32, Option<&dxbc_wgsl::chunks::rdef::Type>)> =
+                l.reflection.variables.iter().map(|v| (v.offset, Some(&v.ty))).collect();
+            rows(&l.fields, &recorded, 0);
             if rust && l.verdict.agrees() {
                 if let Ok(s) = reflect::rust_struct_source(l) {
                     println!();

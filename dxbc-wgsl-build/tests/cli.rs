@@ -116,4 +116,6 @@ fn layouts_print_the_packed_layout_and_the_verdict() {
         text.contains("`m`: float4x4: the packing rules put it at c1 (byte 16), the compiler at c2 (byte 32)"),
         "{text}"
     );
+    // The table shows the compiler's offset, and the rules' beside it where they differ.
+    assert!(text.contains("c2          64  row_major float4x4           m (rules: c1)"), "{text}");
 }
