@@ -713,7 +713,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         && b.space == vf.space
                         && match vf.class {
                             ResourceClass::Uav => b.class == RegisterClass::UnorderedAccess,
-                            _ => b.class == RegisterClass::ShaderResource,
+                            // A texture SRV has its format in the view, not the shader: only a
+                            // typed `Buffer` (a storage buffer here) takes one.
+                            _ => {
+                                b.class == RegisterClass::ShaderResource
+                                    && matches!(b.kind, crate::stage::BindingKind::StorageBuffer { .. })
+                            }
                         }
                 })
         });
@@ -723,7 +728,8 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 effect.error(
                     &vf.span,
                     format!(
-                        "no shader of the effect{} declares {}, so its view format applies to nothing",
+                        "no shader of the effect{} declares a typed Buffer or typed UAV at {}, so its view format \
+                         applies to nothing (a texture SRV's format is the view's, not the shader's)",
                         match &vf.stages {
                             Some(st) => format!(" ({})", st.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")),
                             None => String::new(),

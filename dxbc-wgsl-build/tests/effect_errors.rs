@@ -681,3 +681,12 @@ fn alpha_to_coverage_needs_a_pixel_shader() {
     );
     expect_compile_at(&text, "main]", 0, "enables alpha_to_coverage, but the pass has no pixel shader");
 }
+
+#[test]
+fn view_format_on_a_texture_srv_applies_to_nothing() {
+    // The tiny pixel shader samples a Texture2D at t0: its format is the view's.
+    let text = format!("{}\n[view_formats]\nt0 = \"r32float\"\n", common::TINY_EFFECT);
+    let (text, d) = compile_err(&text);
+    assert_eq!((d.line, d.column), pos(&text, "t0 = \"r32float\"", 0), "{d}");
+    assert!(d.message.contains("declares a typed Buffer or typed UAV at t0"), "{d}");
+}
