@@ -313,6 +313,7 @@ fn run(command: Command) -> anyhow::Result<()> {
             let bytes = read(file.clone(), symbol)?;
             let text = dxbc_wgsl::info::info(&bytes).with_context(|| file.display().to_string())?;
             print!("{text}");
+            print!("{}", dxbc_wgsl::info::bindings(&bytes));
             Ok(())
         }
         Command::Disasm { file, symbol } => {

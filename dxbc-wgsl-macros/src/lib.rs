@@ -92,7 +92,8 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
         assert!(out.contains("compile_error"), "{out}");
         assert!(
-            out.contains("bad.effect.toml:4:10: vertex shader missing.dxbc of pass `main`: shader file not found"),
+            out.contains("bad.effect.toml:4:10: vertex shader of pass `main`: shader file not found: ")
+                && out.contains("missing.dxbc (needed by the only permutation)"),
             "{out}"
         );
         // The effect file is still tracked, so fixing it recompiles.

@@ -92,8 +92,6 @@ pub fn info(bytes: &[u8]) -> ReadResult<String> {
         }
     }
 
-    render_wgsl_bindings(&mut out, bytes);
-
     let signatures: [(&str, &[&[u8; 4]], bool); 3] = [
         ("Input signature", &[b"ISGN", b"ISG1"], false),
         ("Output signature", &[b"OSGN", b"OSG5", b"OSG1"], true),
@@ -193,7 +191,14 @@ fn mask_chars(mask: u8) -> String {
 
 /// The resources the program binds, from its declarations (so also for stripped blobs), with
 /// the WGSL `@group`/`@binding` the translation gives them; when the shader does not translate,
-/// why, and the declarations as written.
+/// why, and the declarations as written. Empty when the bytes hold no shader program. (Separate
+/// from [`info`], which only reads: this translates.)
+pub fn bindings(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    render_wgsl_bindings(&mut out, bytes);
+    out
+}
+
 fn render_wgsl_bindings(out: &mut String, bytes: &[u8]) {
     let Ok(shader) = crate::Shader::parse(bytes, &ReadOptions { verify_checksum: false }) else {
         return;

@@ -148,9 +148,31 @@ fn run_mutant(bytes: &[u8]) -> Option<String> {
     guarded(bytes.len(), || exercise(bytes))
 }
 
+/// The most one allocation may take while translating: declarations are bounded (4096 temps,
+/// 4096-entry immediate constant buffers, 65,536 instructions), so the translator's tables stay
+/// within a few megabytes whatever the input claims.
+const TRANSLATION_ALLOCATION_BOUND: usize = 8 << 20;
+
+/// Translates a mutant (checksum not verified, so that the mutation reaches the decoder and the
+/// lowering) and renders `info::bindings`; a panic or an allocation past
+/// [`TRANSLATION_ALLOCATION_BOUND`] is a broken rule. Refusals and read errors are fine.
+fn translate_mutant(bytes: &[u8]) -> Option<String> {
+    guarded_with(TRANSLATION_ALLOCATION_BOUND, bytes.len(), || {
+        let options = dxbc_wgsl::TranslateOptions { skip_checksum: true, ..Default::default() };
+        let _ = dxbc_wgsl::translate(bytes, &options);
+        let _ = dxbc_wgsl::info::bindings(bytes);
+        Ok(())
+    })
+}
+
 /// Runs `f` with panics caught and the largest allocation measured; describes any broken rule
 /// for an input of `len` bytes.
 fn guarded(len: usize, f: impl FnOnce() -> Result<(), String>) -> Option<String> {
+    guarded_with(allocation_bound(len), len, f)
+}
+
+/// [`guarded`] with an explicit allocation bound.
+fn guarded_with(bound: usize, len: usize, f: impl FnOnce() -> Result<(), String>) -> Option<String> {
     install_panic_hook();
     LARGEST.with(|l| l.set(0));
     IN_MUTANT.with(|f| f.set(true));
@@ -160,9 +182,7 @@ fn guarded(len: usize, f: impl FnOnce() -> Result<(), String>) -> Option<String>
     match result {
         Err(_) => Some(format!("panic: {}", LAST_PANIC.with(|p| p.borrow().clone()))),
         Ok(Err(msg)) => Some(msg),
-        Ok(Ok(())) if largest > allocation_bound(len) => {
-            Some(format!("allocated {largest} bytes at once for a {len}-byte input"))
-        }
+        Ok(Ok(())) if largest > bound => Some(format!("allocated {largest} bytes at once for a {len}-byte input")),
         Ok(Ok(())) => None,
     }
 }
@@ -271,6 +291,9 @@ fn hostile(test: &str, mutants: impl Fn(&str, &[u8], &mut Rng) -> Vec<(String, V
             count += 1;
             if let Some(problem) = run_mutant(&mutant) {
                 failures.push(format!("{name}: {what}: {problem}"));
+            }
+            if let Some(problem) = translate_mutant(&mutant) {
+                failures.push(format!("{name}: {what}: translating: {problem}"));
             }
         }
     }

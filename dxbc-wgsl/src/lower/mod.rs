@@ -167,12 +167,14 @@ pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail
 }
 
 fn refuse_decl(m: &Module<'_>, at: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
-    let ins = m.ins(at);
+    // `at` may name no instruction (a refusal about the program as a whole, and a program with
+    // none, as a truncated one is): the refusal then names no position.
+    let ins = m.program.instructions.get(at);
     TranslateError::Unsupported(Refusal {
         reason,
-        instruction: Some(at),
-        offset: Some(ins.offset),
-        opcode: Some(ins.opcode.name()),
+        instruction: ins.map(|_| at),
+        offset: ins.map(|i| i.offset),
+        opcode: ins.map(|i| i.opcode.name()),
         detail: detail.into(),
     })
 }
