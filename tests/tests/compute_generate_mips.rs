@@ -106,13 +106,6 @@ fn generate(gpu: &Gpu, src: &[u8], inv_out_texel_size: [f32; 2]) -> Vec<u8> {
     )
     .expect("every resource is given");
 
-    let padded = (w * 4).div_ceil(256) * 256;
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: u64::from(padded * h),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
     let mut encoder = device.create_command_encoder(&Default::default());
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -121,33 +114,7 @@ fn generate(gpu: &Gpu, src: &[u8], inv_out_texel_size: [f32; 2]) -> Vec<u8> {
         let [x, y, z] = fx::dispatch_size([w, h, 1]);
         pass.dispatch_workgroups(x, y, z);
     }
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture: &dest,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &readback,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) },
-        },
-        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-    );
-    gpu.queue.submit([encoder.finish()]);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    readback.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    gpu.wait_idle().expect("GPU work completes");
-    receiver.recv().expect("mapped").expect("mapped");
-    let data = readback.slice(..).get_mapped_range().expect("mapped range");
-    let mut out = Vec::with_capacity((w * h * 4) as usize);
-    for row in 0..h {
-        let start = (row * padded) as usize;
-        out.extend_from_slice(&data[start..start + (w * 4) as usize]);
-    }
-    out
+    dxbc_wgsl_tests::gpu::read_rgba8(gpu, encoder, &dest, w, h)
 }
 
 /// Texels (x, y, channel, expected, actual) farther apart than the tolerance.

@@ -83,44 +83,10 @@ fn mismatches(expected: &[u8], actual: &[u8], tolerance: u8) -> Vec<(u32, u32, u
         .collect()
 }
 
-/// Copies a `DST`-sized RGBA8 texture into a buffer and reads it back, rows unpadded.
+/// Reads a `DST`-sized RGBA8 texture back, rows unpadded.
 fn read_back(gpu: &Gpu, texture: &wgpu::Texture) -> Vec<u8> {
-    let (w, h) = DST;
-    let padded = (w * 4).div_ceil(256) * 256;
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: u64::from(padded * h),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(h) },
-        },
-        wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-    );
-    gpu.queue.submit([encoder.finish()]);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    gpu.wait_idle().expect("GPU work completes");
-    receiver.recv().expect("mapped").expect("mapped");
-    let data = buffer.slice(..).get_mapped_range().expect("mapped range");
-    let mut out = Vec::with_capacity((w * h * 4) as usize);
-    for row in 0..h {
-        let start = (row * padded) as usize;
-        out.extend_from_slice(&data[start..start + (w * 4) as usize]);
-    }
-    out
+    let encoder = gpu.device.create_command_encoder(&Default::default());
+    dxbc_wgsl_tests::gpu::read_rgba8(gpu, encoder, texture, DST.0, DST.1)
 }
 
 fn texture_2d(gpu: &Gpu, label: &str, size: (u32, u32), usage: wgpu::TextureUsages) -> wgpu::Texture {
