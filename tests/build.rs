@@ -12,6 +12,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use dxbc_wgsl_build::effect::layout::Rules;
 use dxbc_wgsl_build::effect::Scalar;
 use dxbc_wgsl_build::reflect;
 
@@ -80,8 +81,11 @@ struct Module {
     uses: Vec<(String, String, Option<u32>)>,
 }
 
+include!("src/source_placements.rs");
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/source_placements.rs");
     println!("cargo::rerun-if-env-changed=DXBC_WGSL_CORPUS");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("rdef_structs.rs");
     let mut problems: Vec<String> = Vec::new();
@@ -108,6 +112,18 @@ fn main() {
                     continue;
                 }
             };
+            // Buffers whose variables the source places without the reflection saying so agree
+            // once given those placements (tests/src/source_placements.rs): generated too.
+            let layouts: Vec<reflect::ReflectedLayout> = layouts
+                .into_iter()
+                .map(|l| {
+                    let placed = source_placements(&rel, &l.name);
+                    if l.verdict.agrees() || placed.is_empty() {
+                        return l;
+                    }
+                    reflect::with_source_placements(&l, &placed, &Rules::HLSL).unwrap_or(l)
+                })
+                .collect();
             for l in layouts.iter().filter(|l| l.verdict.agrees()) {
                 let s = match reflect::rust_struct_source(l) {
                     Ok(s) => s,
