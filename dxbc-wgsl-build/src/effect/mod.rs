@@ -496,8 +496,10 @@ pub fn snake_case(name: &str) -> String {
             let prev = if i > 0 { Some(chars[i - 1]) } else { None };
             let next = chars.get(i + 1).copied();
             let boundary = match prev {
-                Some(p) if p.is_ascii_lowercase() || p.is_ascii_digit() => true,
-                Some(p) if p.is_ascii_uppercase() => next.is_some_and(|n| n.is_ascii_lowercase()),
+                Some(p) if p.is_ascii_lowercase() => true,
+                // After a digit or an acronym, only where a word starts: `Vec3Normal` →
+                // `vec3_normal`, `D3D11` → `d3d11`, `Texture2DArray` → `texture2d_array`.
+                Some(p) if p.is_ascii_uppercase() || p.is_ascii_digit() => next.is_some_and(|n| n.is_ascii_lowercase()),
                 _ => false,
             };
             if boundary && !out.ends_with('_') {
@@ -614,6 +616,10 @@ mod tests {
         assert_eq!(snake_case("LightDirection"), "light_direction");
         assert_eq!(snake_case("TEXCOORD"), "texcoord");
         assert_eq!(snake_case("g_Mat4x4"), "g_mat4x4");
+        assert_eq!(snake_case("g_FullScreenTriangle_VS_D3D11"), "g_full_screen_triangle_vs_d3d11");
+        assert_eq!(snake_case("Vec3Normal"), "vec3_normal");
+        assert_eq!(snake_case("Texture2DArray"), "texture2d_array");
+        assert_eq!(snake_case("PSHDR10Tonemap"), "pshdr10_tonemap");
         assert_eq!(pascal_case("one_light"), "OneLight");
         assert_eq!(pascal_case("Parameters"), "Parameters");
         assert_eq!(pascal_case("none"), "None");
