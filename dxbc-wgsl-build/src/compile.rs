@@ -433,7 +433,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                                 rules.stage.name(),
                                 r.label(),
                                 pass.name,
-                                view_format_hint(msg)
+                                view_format_hint(&effect, rules.stage, msg)
                             ),
                         ),
                     ),
@@ -1213,7 +1213,7 @@ fn check_link(
 /// What to add to `[view_formats]` for a translation refused for lack of a view format: the
 /// register from the refusal (`typed RWBuffer u0`, `typed UAV u1, space2`, `typed Buffer SRV
 /// t3`) with a format its kind accepts.
-fn view_format_hint(msg: &str) -> String {
+fn view_format_hint(effect: &Effect, stage: Stage, msg: &str) -> String {
     let kinds = [
         ("typed RWBuffer ", "r32uint", "a 32-bit format: r32uint, r32float, rgba32float, ..."),
         ("typed Buffer SRV ", "rgba32float", "a 32-bit format: r32float, rg32uint, rgba32float, ..."),
@@ -1227,6 +1227,20 @@ fn view_format_hint(msg: &str) -> String {
             Some((r, space)) => format!("\"{r},{space}\""),
             None => register.to_string(),
         };
+        // An entry for the register that names other stages only: say so.
+        let setting = key.trim_matches('"').to_string();
+        if let Some(vf) = effect.view_formats.iter().find(|v| v.register() == setting) {
+            if let Some(stages) = &vf.stages {
+                let (line, _) = crate::diag::line_column(&effect.source, vf.span.start);
+                let names: Vec<&str> = stages.iter().map(|s| s.name()).collect();
+                return format!(
+                    "; the [view_formats] entry for {setting} on line {line} applies to {} only: add \"{}\" to its \
+                     `stages`",
+                    names.join(", "),
+                    stage.name()
+                );
+            }
+        }
         return format!("; give it in the effect file: [view_formats] {key} = \"{example}\" ({which})");
     }
     String::new()

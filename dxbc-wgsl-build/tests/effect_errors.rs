@@ -690,3 +690,27 @@ fn view_format_on_a_texture_srv_applies_to_nothing() {
     assert_eq!((d.line, d.column), pos(&text, "t0 = \"r32float\"", 0), "{d}");
     assert!(d.message.contains("declares a typed Buffer or typed UAV at t0"), "{d}");
 }
+
+/// A view format given for other stages than the shader's: the refusal says which entry and
+/// what to add (DirectXTK12's GenerateMips, a compute shader with a typed UAV at u0).
+#[test]
+fn view_format_for_other_stages_says_so() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/directxtk12/GenerateMips");
+    let text = format!(
+        "[effect]\nname = \"E\"\nshader_dir = {:?}\n\n[layouts.C]\nfields = [{{ name = \"A\", type = \"float4\" }}]\n\
+         [cbuffers.C]\nregister = \"b0\"\nlayout = \"C\"\n\n[view_formats]\nu0 = {{ format = \"rgba8unorm\", stages = [\"pixel\"] }}\n\n\
+         [passes.main]\ncompute = \"GenerateMips_main.dxbc\"\n",
+        dir.to_string_lossy()
+    );
+    let t = tempfile::tempdir().unwrap();
+    let path = t.path().join("e.effect.toml");
+    std::fs::write(&path, &text).unwrap();
+    let errors = compile::compile(Effect::load(&path).unwrap(), &mut compile::DirectTranslator).unwrap_err();
+    let d = errors.first().unwrap();
+    assert!(
+        d.message.contains(
+            "the [view_formats] entry for u0 on line 12 applies to pixel only: add \"compute\" to its `stages`"
+        ),
+        "{errors}"
+    );
+}
