@@ -714,3 +714,18 @@ fn view_format_for_other_stages_says_so() {
         "{errors}"
     );
 }
+
+#[test]
+fn one_register_named_per_stage_with_an_array() {
+    let text = format!(
+        "{HEAD}[resources]\nt1 = [{{ name = \"texture\", stages = [\"pixel\"] }}, {{ name = \"blocks\", stages = [\"vertex\"] }}]\n{PASS}"
+    );
+    let e = Effect::parse(Path::new("fx/e.effect.toml"), text).expect("parses");
+    let named: Vec<(&str, u32)> = e.resources.iter().map(|r| (r.name.as_str(), r.slot)).collect();
+    assert_eq!(named, [("texture", 1), ("blocks", 1)]);
+    // Overlapping stages within the array: the second is refused.
+    let text = format!("{HEAD}[resources]\nt1 = [\"texture\", {{ name = \"blocks\", stages = [\"vertex\"] }}]\n{PASS}");
+    expect_at(&text, "t1 =", 0, "t1 is already named `texture`");
+    let text = format!("{HEAD}[resources]\nt1 = []\n{PASS}");
+    expect_at(&text, "[]", 0, "an empty array names nothing");
+}

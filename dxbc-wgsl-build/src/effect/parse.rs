@@ -404,47 +404,64 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                         "constant buffers are declared in [cbuffers.Name]; [resources] names t#, s# and u# registers",
                     )),
                 };
-            let (name, name_span, stages, doc, space) = match v.get_ref() {
-                DeValue::String(s) => (s.to_string(), v.span(), None, None, 0),
-                DeValue::Table(t) => {
-                    check_keys(&cx, t, &format!("[resources] {}", k.get_ref()), &["name", "stages", "doc", "space"])?;
-                    let nv = require(&cx, t, "name", &k.span(), &format!("resource {}", k.get_ref()))?;
-                    (
-                        as_str(&cx, "name", nv)?.to_string(),
-                        nv.span(),
-                        parse_stages(&cx, t)?,
-                        opt_str(&cx, t, "doc")?,
-                        opt_u32(&cx, t, "space")?.unwrap_or(0),
-                    )
+            // A string, a table, or an array of tables (one name per stage or space).
+            let items: Vec<&Val<'_>> = match v.get_ref() {
+                DeValue::Array(a) => {
+                    if a.is_empty() {
+                        return Err(cx.err(&v.span(), "an empty array names nothing"));
+                    }
+                    a.iter().collect()
                 }
-                other => {
-                    return Err(cx.err(
-                        &v.span(),
-                        format!(
-                            "a resource is named by a string or a table {{ name = ..., stages = [...] }}, found {}",
+                _ => vec![v],
+            };
+            for v in items {
+                let (name, name_span, stages, doc, space) = match v.get_ref() {
+                    DeValue::String(s) => (s.to_string(), v.span(), None, None, 0),
+                    DeValue::Table(t) => {
+                        check_keys(
+                            &cx,
+                            t,
+                            &format!("[resources] {}", k.get_ref()),
+                            &["name", "stages", "doc", "space"],
+                        )?;
+                        let nv = require(&cx, t, "name", &k.span(), &format!("resource {}", k.get_ref()))?;
+                        (
+                            as_str(&cx, "name", nv)?.to_string(),
+                            nv.span(),
+                            parse_stages(&cx, t)?,
+                            opt_str(&cx, t, "doc")?,
+                            opt_u32(&cx, t, "space")?.unwrap_or(0),
+                        )
+                    }
+                    other => {
+                        return Err(cx.err(
+                            &v.span(),
+                            format!(
+                            "a resource is named by a string, a table {{ name = ..., stages = [...] }} or an array of \
+                             such tables, found {}",
                             type_name(other)
                         ),
-                    ))
+                        ))
+                    }
+                };
+                check_ident(&cx, &name, &name_span, "resource name")?;
+                // `t0`, `"t0 "`, `T0` and `t00` are one register: named once per stage.
+                if let Some(prev) = resources.iter().find(|r| {
+                    r.class == class && r.slot == slot && r.space == space && stages_overlap(&r.stages, &stages)
+                }) {
+                    let (line, _) = crate::diag::line_column(&source, prev.span.start);
+                    return Err(cx.err(
+                        &k.span(),
+                        format!(
+                            "{}{slot} is already named `{}` on line {line} for the same stages (use `stages` to name it \
+                             per stage)",
+                            class.letter(),
+                            prev.name
+                        ),
+                    ));
                 }
-            };
-            check_ident(&cx, &name, &name_span, "resource name")?;
-            // `t0`, `"t0 "`, `T0` and `t00` are one register: named once per stage.
-            if let Some(prev) = resources
-                .iter()
-                .find(|r| r.class == class && r.slot == slot && r.space == space && stages_overlap(&r.stages, &stages))
-            {
-                let (line, _) = crate::diag::line_column(&source, prev.span.start);
-                return Err(cx.err(
-                    &k.span(),
-                    format!(
-                        "{}{slot} is already named `{}` on line {line} for the same stages (use `stages` to name it \
-                         per stage)",
-                        class.letter(),
-                        prev.name
-                    ),
-                ));
+                resources.push(ResourceDecl { class, slot, space, name, stages, doc, span: k.span() });
             }
-            resources.push(ResourceDecl { class, slot, space, name, stages, doc, span: k.span() });
         }
     }
     // Field names of the generated `Resources` struct must be unique.
