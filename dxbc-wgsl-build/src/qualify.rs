@@ -19,6 +19,7 @@ use dxbc_wgsl::classify::{classify, BlobKind};
 use dxbc_wgsl::{TranslateError, TranslateOptions};
 use dxbc_wgsl_build::compile;
 use dxbc_wgsl_build::effect::ShaderRef;
+use dxbc_wgsl_build::watch::{input_kind as kind_of, InputKind as FileKind};
 use dxbc_wgsl_build::Effect;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -205,25 +206,6 @@ fn lexical_clean(p: &Path) -> PathBuf {
 
 fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum FileKind {
-    Blob,
-    Header,
-    Effect,
-}
-
-fn kind_of(p: &Path) -> Option<FileKind> {
-    let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
-    if name.ends_with(".effect.toml") {
-        return Some(FileKind::Effect);
-    }
-    match p.extension()?.to_string_lossy().to_ascii_lowercase().as_str() {
-        "dxbc" | "cso" => Some(FileKind::Blob),
-        "h" | "inc" => Some(FileKind::Header),
-        _ => None,
-    }
 }
 
 /// Every input under the given paths, deduplicated (an effect's shader that the walk also found

@@ -9,6 +9,7 @@ pub mod gpu;
 pub mod mesh_raster;
 pub mod raster;
 pub mod skinned_effect_model;
+pub mod texels;
 
 /// The shared corpus folder: `$DXBC_WGSL_CORPUS`, else `<workspace>/../shared/corpus`; `None` when
 /// neither exists (tests then skip with a printed message).

@@ -4,20 +4,11 @@
 //! unguarded out-of-bounds access); and, without a GPU, the refusals and what Tint accepts.
 
 use dxbc_wgsl::{translate, BindingClass, RefusalReason, TranslateError, TranslateOptions, Translation};
+mod common;
+
+use common::device;
 use dxbc_wgsl_build::conformance::Device;
 use dxbc_wgsl_tests::asm::*;
-
-/// A device, or `None` (with a message) when `DXBC_WGSL_SKIP_GPU=1`; fails when no adapter exists.
-fn device(test: &str) -> Option<Device> {
-    if std::env::var(dxbc_wgsl_tests::gpu::SKIP_GPU_ENV).is_ok_and(|v| v == "1") {
-        eprintln!("SKIPPED {test}: {}=1", dxbc_wgsl_tests::gpu::SKIP_GPU_ENV);
-        return None;
-    }
-    match Device::new() {
-        Ok(d) => Some(d),
-        Err(e) => panic!("{test}: {e}\n(set DXBC_WGSL_SKIP_GPU=1 to skip the GPU tests explicitly)"),
-    }
-}
 
 fn translated(blob: &[u8]) -> Translation {
     translate(blob, &TranslateOptions::default()).unwrap_or_else(|e| panic!("translation failed: {e}"))

@@ -27,29 +27,12 @@ const TOLERANCE: u8 = 1;
 
 /// A deterministic texture: every byte from a small linear congruential generator.
 fn source_texels() -> Vec<u8> {
-    let mut state = 0x2545_f491u32;
-    (0..SRC.0 * SRC.1 * 4)
-        .map(|_| {
-            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (state >> 24) as u8
-        })
-        .collect()
+    dxbc_wgsl_tests::texels::lcg_rgba8(SRC.0, SRC.1, 0x2545_f491)
 }
 
-/// The CPU reference: each destination texel is the mean of its 2×2 source block.
+/// The CPU's level: each texel is the mean of its 2×2 source block.
 fn box_filter(src: &[u8]) -> Vec<u8> {
-    let (w, h) = (SRC.0 / 2, SRC.1 / 2);
-    let mut out = Vec::with_capacity((w * h * 4) as usize);
-    for y in 0..h {
-        for x in 0..w {
-            for c in 0..4 {
-                let at = |sx: u32, sy: u32| f64::from(src[((sy * SRC.0 + sx) * 4 + c) as usize]);
-                let sum = at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1);
-                out.push((sum / 4.0).round() as u8);
-            }
-        }
-    }
-    out
+    dxbc_wgsl_tests::texels::box_filter_rgba8(src, SRC.0, SRC.1)
 }
 
 /// Runs the pass with the given texel-size constant and returns the destination level's texels.

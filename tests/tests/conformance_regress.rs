@@ -3,19 +3,9 @@
 //! that the wrong translation computes differently.
 
 use dxbc_wgsl_build::conformance::table::{run_pixel_shader, run_pixel_shader_multisampled};
-use dxbc_wgsl_build::conformance::Device;
+mod common;
 
-/// A device, or `None` (with a message) when `DXBC_WGSL_SKIP_GPU=1`; fails when no adapter exists.
-fn device(test: &str) -> Option<Device> {
-    if std::env::var(dxbc_wgsl_tests::gpu::SKIP_GPU_ENV).is_ok_and(|v| v == "1") {
-        eprintln!("SKIPPED {test}: {}=1", dxbc_wgsl_tests::gpu::SKIP_GPU_ENV);
-        return None;
-    }
-    match Device::new() {
-        Ok(d) => Some(d),
-        Err(e) => panic!("{test}: {e}\n(set DXBC_WGSL_SKIP_GPU=1 to skip the GPU tests explicitly)"),
-    }
-}
+use common::device;
 
 use dxbc_wgsl_tests::asm::*;
 

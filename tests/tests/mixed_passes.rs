@@ -33,28 +33,12 @@ const LUMINANCE: [f64; 3] = [0.2125, 0.7154, 0.0721];
 
 /// A deterministic texture: every byte from a small linear congruential generator.
 fn source_texels() -> Vec<u8> {
-    let mut state = 0x1234_5678u32;
-    (0..SRC.0 * SRC.1 * 4)
-        .map(|_| {
-            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (state >> 24) as u8
-        })
-        .collect()
+    dxbc_wgsl_tests::texels::lcg_rgba8(SRC.0, SRC.1, 0x1234_5678)
 }
 
 /// The CPU's level: each texel is the mean of its 2×2 source block.
 fn box_filter(src: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity((DST.0 * DST.1 * 4) as usize);
-    for y in 0..DST.1 {
-        for x in 0..DST.0 {
-            for c in 0..4 {
-                let at = |sx: u32, sy: u32| f64::from(src[((sy * SRC.0 + sx) * 4 + c) as usize]);
-                let sum = at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1);
-                out.push((sum / 4.0).round() as u8);
-            }
-        }
-    }
-    out
+    dxbc_wgsl_tests::texels::box_filter_rgba8(src, SRC.0, SRC.1)
 }
 
 /// The CPU's drawing of a level: the level itself, or its luminance in red, green and blue with

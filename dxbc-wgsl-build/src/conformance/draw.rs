@@ -129,7 +129,7 @@ pub fn fullscreen_vs_with_w(ps: &Program, w: f32) -> Result<Program, String> {
 
 /// The access mode of every storage texture a module declares, by binding number. The binding
 /// plan names the format but not the access (`write` or `read_write`), which the layout needs.
-fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
+pub(crate) fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
     let Ok(module) = naga::front::wgsl::parse_str(wgsl) else { return Vec::new() };
     let mut out = Vec::new();
     for (_, g) in module.global_variables.iter() {

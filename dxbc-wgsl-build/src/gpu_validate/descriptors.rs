@@ -728,29 +728,13 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
     }
 }
 
-/// The access of every storage texture a module declares, by binding number.
+/// The access of every storage texture a module declares, by binding number (the conformance
+/// runner's reading of the module; skipped when the WGSL declares none).
 fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
     if !wgsl.contains("texture_storage_") {
         return Vec::new();
     }
-    let Ok(module) = naga::front::wgsl::parse_str(wgsl) else { return Vec::new() };
-    let mut out = Vec::new();
-    for (_, g) in module.global_variables.iter() {
-        let (Some(rb), naga::TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }) =
-            (&g.binding, &module.types[g.ty].inner)
-        else {
-            continue;
-        };
-        let a = if access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE) {
-            wgpu::StorageTextureAccess::ReadWrite
-        } else if access.contains(naga::StorageAccess::LOAD) {
-            wgpu::StorageTextureAccess::ReadOnly
-        } else {
-            wgpu::StorageTextureAccess::WriteOnly
-        };
-        out.push((rb.binding, a));
-    }
-    out
+    crate::conformance::draw::storage_access(wgsl)
 }
 
 #[cfg(test)]

@@ -331,21 +331,26 @@ fn read_file(path: &Path) -> Option<Vec<u8>> {
     std::fs::read(path).ok()
 }
 
+/// What a shader input file is, by its name (what `watch` and `qualify` walk).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
+pub enum InputKind {
+    /// A compiled blob: `.dxbc`, `.cso`.
     Blob,
+    /// An fxc `/Fh` header: `.h`, `.inc`.
     Header,
+    /// An effect file: `*.effect.toml`.
     Effect,
 }
 
-fn kind_of(p: &Path) -> Option<Kind> {
+/// The kind of a shader input by its file name (case-insensitive), `None` for other files.
+pub fn input_kind(p: &Path) -> Option<InputKind> {
     let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
     if name.ends_with(".effect.toml") {
-        return Some(Kind::Effect);
+        return Some(InputKind::Effect);
     }
     match p.extension()?.to_string_lossy().to_ascii_lowercase().as_str() {
-        "dxbc" | "cso" => Some(Kind::Blob),
-        "h" | "inc" => Some(Kind::Header),
+        "dxbc" | "cso" => Some(InputKind::Blob),
+        "h" | "inc" => Some(InputKind::Header),
         _ => None,
     }
 }
@@ -544,7 +549,7 @@ impl<V: Validate> Watcher<V> {
         let mut roots = Vec::new();
         for p in &options.paths {
             let meta = std::fs::metadata(p);
-            if meta.is_err() && kind_of(p) != Some(Kind::Effect) {
+            if meta.is_err() && input_kind(p) != Some(InputKind::Effect) {
                 anyhow::bail!("{}: no such file or directory", p.display());
             }
             roots.push(Root { path: normalize(p), dir: meta.is_ok_and(|m| m.is_dir()) });
@@ -601,8 +606,8 @@ impl<V: Validate> Watcher<V> {
                     if !entry.file_type().is_file() || self.in_out_dir(entry.path()) {
                         continue;
                     }
-                    match kind_of(entry.path()) {
-                        Some(Kind::Effect) => {
+                    match input_kind(entry.path()) {
+                        Some(InputKind::Effect) => {
                             effects.insert(normalize(entry.path()));
                         }
                         Some(_) => {
@@ -611,7 +616,7 @@ impl<V: Validate> Watcher<V> {
                         None => {}
                     }
                 }
-            } else if kind_of(&root.path) == Some(Kind::Effect) {
+            } else if input_kind(&root.path) == Some(InputKind::Effect) {
                 effects.insert(root.path.clone());
             } else {
                 shaders.insert(root.path.clone());
@@ -657,12 +662,12 @@ impl<V: Validate> Watcher<V> {
             if p.is_dir() {
                 if !self.roots.iter().any(|r| r.path == p) {
                     for entry in walkdir::WalkDir::new(&p).follow_links(true).into_iter().flatten() {
-                        if entry.file_type().is_file() && kind_of(entry.path()).is_some() {
+                        if entry.file_type().is_file() && input_kind(entry.path()).is_some() {
                             touched.insert(normalize(entry.path()));
                         }
                     }
                 }
-            } else if kind_of(&p).is_some() {
+            } else if input_kind(&p).is_some() {
                 touched.insert(p.clone());
             }
             let known = self.files.keys().chain(self.effects.keys()).chain(self.bare.keys());
@@ -678,7 +683,7 @@ impl<V: Validate> Watcher<V> {
         let before = self.claimed();
         let mut affected: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
         for t in &touched {
-            if kind_of(t) == Some(Kind::Effect)
+            if input_kind(t) == Some(InputKind::Effect)
                 && (self.effects.contains_key(t) || (self.root_of(t).is_some() && t.is_file()))
             {
                 affected.entry(t.clone()).or_default();
@@ -714,7 +719,7 @@ impl<V: Validate> Watcher<V> {
         let released = before.difference(&claimed).filter(|p| p.is_file()).cloned();
         let mut bare_touched: BTreeSet<PathBuf> = released.collect();
         for t in &touched {
-            if matches!(kind_of(t), Some(Kind::Blob | Kind::Header))
+            if matches!(input_kind(t), Some(InputKind::Blob | InputKind::Header))
                 && !claimed.contains(t)
                 && (self.bare.contains_key(t) || self.root_of(t).is_some())
             {
@@ -816,7 +821,7 @@ impl<V: Validate> Watcher<V> {
         // The units: a header's arrays, or the file.
         type Bytes = Result<Vec<u8>, (Status, String)>;
         let mut units: Vec<(Option<String>, Bytes)> = Vec::new();
-        if kind_of(path) == Some(Kind::Header) && !bytes.starts_with(b"DXBC") {
+        if input_kind(path) == Some(InputKind::Header) && !bytes.starts_with(b"DXBC") {
             match String::from_utf8(bytes.clone()) {
                 Err(_) => units.push((None, Ok(bytes))),
                 Ok(text) => match dxbc_wgsl::header::parse_header(&text) {
