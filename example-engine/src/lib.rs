@@ -11,6 +11,6 @@ pub mod target;
 pub mod texture;
 
 pub use gpu::{Gpu, GpuError, NO_ADAPTER_HINT};
-pub use target::{Image, Target, COLOR_FORMAT, DEPTH_FORMAT};
+pub use target::{read_rgba8, Image, Target, COLOR_FORMAT, DEPTH_FORMAT};
 pub mod scene;
 pub mod sheet;

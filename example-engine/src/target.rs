@@ -129,54 +129,61 @@ impl Target {
     /// Copies the colour target into a mappable buffer (rows padded to
     /// [`wgpu::COPY_BYTES_PER_ROW_ALIGNMENT`]), waits, and returns the unpadded pixels.
     pub fn read_back(&self, gpu: &Gpu) -> Result<Image, GpuError> {
-        let unpadded = self.width * 4;
-        let padded = padded_bytes_per_row(unpadded);
-        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("read-back"),
-            size: u64::from(padded) * u64::from(self.height),
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        gpu.scoped("copying the frame to a buffer", |device| {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            encoder.copy_texture_to_buffer(
-                wgpu::TexelCopyTextureInfo {
-                    texture: &self.color,
-                    mip_level: 0,
-                    origin: wgpu::Origin3d::ZERO,
-                    aspect: wgpu::TextureAspect::All,
-                },
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &buffer,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: 0,
-                        bytes_per_row: Some(padded),
-                        rows_per_image: Some(self.height),
-                    },
-                },
-                wgpu::Extent3d { width: self.width, height: self.height, depth_or_array_layers: 1 },
-            );
-            gpu.queue.submit([encoder.finish()]);
-        })?;
-        let slice = buffer.slice(..);
-        let (sender, receiver) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |result| {
-            let _ = sender.send(result);
-        });
-        gpu.wait_idle()?;
-        let mapped = receiver.recv().map_err(|e| e.to_string()).and_then(|r| r.map_err(|e| e.to_string()));
-        if let Err(error) = mapped {
-            return Err(GpuError::Scope { what: "mapping the read-back buffer".to_owned(), error });
-        }
-        let rgba = {
-            let data = slice
-                .get_mapped_range()
-                .map_err(|e| GpuError::Scope { what: "reading the mapped buffer".to_owned(), error: e.to_string() })?;
-            unpad_rows(&data, unpadded as usize, padded as usize, self.height as usize)
-        };
-        buffer.unmap();
-        Ok(Image { width: self.width, height: self.height, rgba })
+        read_rgba8(gpu, &self.color, self.width, self.height)
     }
+}
+
+/// Reads mip 0 of a `width` × `height` texture of 4 bytes per texel (RGBA8) back: copies it into
+/// a mappable buffer (rows padded to [`wgpu::COPY_BYTES_PER_ROW_ALIGNMENT`]), waits for the GPU
+/// (and so for the work submitted before), and returns the unpadded texels.
+pub fn read_rgba8(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) -> Result<Image, GpuError> {
+    let unpadded = width * 4;
+    let padded = padded_bytes_per_row(unpadded);
+    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("read-back"),
+        size: u64::from(padded) * u64::from(height),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    gpu.scoped("copying the frame to a buffer", |device| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(height),
+                },
+            },
+            wgpu::Extent3d { width: width, height: height, depth_or_array_layers: 1 },
+        );
+        gpu.queue.submit([encoder.finish()]);
+    })?;
+    let slice = buffer.slice(..);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        let _ = sender.send(result);
+    });
+    gpu.wait_idle()?;
+    let mapped = receiver.recv().map_err(|e| e.to_string()).and_then(|r| r.map_err(|e| e.to_string()));
+    if let Err(error) = mapped {
+        return Err(GpuError::Scope { what: "mapping the read-back buffer".to_owned(), error });
+    }
+    let rgba = {
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| GpuError::Scope { what: "reading the mapped buffer".to_owned(), error: e.to_string() })?;
+        unpad_rows(&data, unpadded as usize, padded as usize, height as usize)
+    };
+    buffer.unmap();
+    Ok(Image { width: width, height: height, rgba })
 }
 
 #[cfg(test)]

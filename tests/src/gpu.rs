@@ -63,51 +63,15 @@ pub fn format_checks(checks: &[PixelCheck]) -> String {
         .collect()
 }
 
-/// Copies mip 0 of a `width` x `height` 4-byte-per-texel texture (RGBA8) into a buffer and reads
-/// it back, rows unpadded; `encoder` (with work recorded before the copy) is submitted with it.
+/// Submits `encoder` (the work that fills the texture), then reads mip 0 of a `width` x
+/// `height` RGBA8 texture back, rows unpadded ([`example_engine::read_rgba8`]).
 pub fn read_rgba8(
     gpu: &Gpu,
-    mut encoder: wgpu::CommandEncoder,
+    encoder: wgpu::CommandEncoder,
     texture: &wgpu::Texture,
     width: u32,
     height: u32,
 ) -> Vec<u8> {
-    let padded = (width * 4).div_ceil(256) * 256;
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: u64::from(padded * height),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded),
-                rows_per_image: Some(height),
-            },
-        },
-        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-    );
     gpu.queue.submit([encoder.finish()]);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    buffer.slice(..).map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    gpu.wait_idle().expect("GPU work completes");
-    receiver.recv().expect("mapped").expect("mapped");
-    let data = buffer.slice(..).get_mapped_range().expect("mapped range");
-    let mut out = Vec::with_capacity((width * height * 4) as usize);
-    for row in 0..height {
-        let start = (row * padded) as usize;
-        out.extend_from_slice(&data[start..start + (width * 4) as usize]);
-    }
-    out
+    example_engine::read_rgba8(gpu, texture, width, height).unwrap_or_else(|e| panic!("{e}")).rgba
 }
