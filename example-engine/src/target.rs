@@ -149,7 +149,7 @@ pub fn read_rgba8(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) -
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
-                texture: texture,
+                texture,
                 mip_level: 0,
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::All,
@@ -162,7 +162,7 @@ pub fn read_rgba8(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) -
                     rows_per_image: Some(height),
                 },
             },
-            wgpu::Extent3d { width: width, height: height, depth_or_array_layers: 1 },
+            wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         );
         gpu.queue.submit([encoder.finish()]);
     })?;
@@ -183,7 +183,7 @@ pub fn read_rgba8(gpu: &Gpu, texture: &wgpu::Texture, width: u32, height: u32) -
         unpad_rows(&data, unpadded as usize, padded as usize, height as usize)
     };
     buffer.unmap();
-    Ok(Image { width: width, height: height, rgba })
+    Ok(Image { width, height, rgba })
 }
 
 #[cfg(test)]
