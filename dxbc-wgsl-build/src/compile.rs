@@ -8,7 +8,8 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::effect::layout::Rules;
 use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules};
 use crate::reflect::{self, ReflectedLayout};
-use crate::stage::{BindingKind, RegisterClass, StageInfo};
+use crate::stage::StageInfo;
+use dxbc_wgsl::{BindingClass as RegisterClass, Builtin, ResourceKind as BindingKind};
 
 /// An effect with every permutation's shaders translated and checked.
 #[derive(Debug, Clone)]
@@ -49,9 +50,12 @@ impl CompiledEffect {
             for si in std::iter::once(v.vertex).chain(v.pixel) {
                 let info = &self.shaders[si].info;
                 for b in &info.bindings {
-                    let Some(name) = field_name(e, info.stage, b.class, b.slot, b.space) else { continue };
+                    let Some(name) = field_name(e, info.stage, b.register.class, b.register.slot, b.register.space)
+                    else {
+                        continue;
+                    };
                     let Some(field) = self.resources.iter().find(|f| f.name == name) else { continue };
-                    let (reg, describe) = (b.register(), b.kind.describe());
+                    let (reg, describe) = (b.register.to_string(), crate::stage::describe(&b.kind));
                     match out.iter_mut().find(|f| f.name == name) {
                         Some(f) => {
                             if !f.registers.contains(&(info.stage, reg.clone())) {
@@ -76,7 +80,8 @@ impl CompiledEffect {
                 std::iter::once(v.vertex).chain(v.pixel).any(|si| {
                     let info = &self.shaders[si].info;
                     info.bindings.iter().any(|b| {
-                        field_name(e, info.stage, b.class, b.slot, b.space).as_deref() == Some(f.name.as_str())
+                        field_name(e, info.stage, b.register.class, b.register.slot, b.register.space).as_deref()
+                            == Some(f.name.as_str())
                     })
                 })
             });
@@ -551,9 +556,10 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             if pass.states.blend.alpha_to_coverage && !pass.is_compute() {
                 let why = match variant.pixel.map(|p| &shaders[p].info) {
                     None => Some("the pass has no pixel shader".to_string()),
-                    Some(info) if info.outputs.iter().any(|o| o.builtin.as_deref() == Some("sample_mask")) => Some(
-                        format!("its pixel shader {} writes SV_Coverage", shaders[variant.pixel.unwrap()].labels[0]),
-                    ),
+                    Some(info) if info.outputs.iter().any(|o| o.builtin == Some(Builtin::SampleMask)) => Some(format!(
+                        "its pixel shader {} writes SV_Coverage",
+                        shaders[variant.pixel.unwrap()].labels[0]
+                    )),
                     Some(info) if !info.outputs.iter().any(|o| o.location == Some(0)) => {
                         Some("its pixel shader writes no SV_Target0".to_string())
                     }
@@ -593,7 +599,8 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             for si in std::iter::once(v.vertex).chain(v.pixel) {
                 let s = &shaders[si];
                 used |= s.info.bindings.iter().any(|b| {
-                    field_name(&effect, s.info.stage, b.class, b.slot, b.space).as_deref() == Some(f.name.as_str())
+                    field_name(&effect, s.info.stage, b.register.class, b.register.slot, b.register.space).as_deref()
+                        == Some(f.name.as_str())
                 });
             }
             used
@@ -606,7 +613,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             for input in s.info.inputs.iter().filter(|i| i.location.is_some()) {
                 if input.semantic.eq_ignore_ascii_case(&o.semantic) && input.semantic_index == o.index {
                     used = true;
-                    if input.scalar.vertex_kind() != o.format.kind {
+                    if input.scalar != o.format.kind {
                         push(
                             &mut errors,
                             effect.error(
@@ -650,13 +657,13 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             let stage_ok = r.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage));
             stage_ok
                 && s.info.bindings.iter().any(|b| {
-                    let class = match b.class {
+                    let class = match b.register.class {
                         RegisterClass::Sampler => ResourceClass::Sampler,
                         RegisterClass::ShaderResource => ResourceClass::Srv,
                         RegisterClass::UnorderedAccess => ResourceClass::Uav,
                         RegisterClass::ConstantBuffer => return false,
                     };
-                    class == r.class && b.slot == r.slot && b.space == r.space
+                    class == r.class && b.register.slot == r.slot && b.register.space == r.space
                 })
         });
         if !bound {
@@ -680,10 +687,11 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     for cb in &effect.cbuffers {
         let bound = shaders.iter().any(|s| {
             cb.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
-                && s.info
-                    .bindings
-                    .iter()
-                    .any(|b| b.class == RegisterClass::ConstantBuffer && b.slot == cb.slot && b.space == cb.space)
+                && s.info.bindings.iter().any(|b| {
+                    b.register.class == RegisterClass::ConstantBuffer
+                        && b.register.slot == cb.slot
+                        && b.register.space == cb.space
+                })
         });
         if !bound && !effect.layouts[cb.layout].from_reflection {
             push(
@@ -709,15 +717,15 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         let bound = shaders.iter().any(|s| {
             vf.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
                 && s.info.bindings.iter().any(|b| {
-                    b.slot == vf.slot
-                        && b.space == vf.space
+                    b.register.slot == vf.slot
+                        && b.register.space == vf.space
                         && match vf.class {
-                            ResourceClass::Uav => b.class == RegisterClass::UnorderedAccess,
+                            ResourceClass::Uav => b.register.class == RegisterClass::UnorderedAccess,
                             // A texture SRV has its format in the view, not the shader: only a
                             // typed `Buffer` (a storage buffer here) takes one.
                             _ => {
-                                b.class == RegisterClass::ShaderResource
-                                    && matches!(b.kind, crate::stage::BindingKind::StorageBuffer { .. })
+                                b.register.class == RegisterClass::ShaderResource
+                                    && matches!(b.kind, BindingKind::StorageBuffer { .. })
                             }
                         }
                 })
@@ -768,9 +776,12 @@ fn check_reflection(
         let Ok(info) = &l.info else {
             continue;
         };
-        for b in info.bindings.iter().filter(|b| b.class == RegisterClass::ConstantBuffer) {
+        for b in info.bindings.iter().filter(|b| b.register.class == RegisterClass::ConstantBuffer) {
             let applies = |c: &crate::effect::CbufferDecl| c.stages.as_ref().is_none_or(|s| s.contains(stage));
-            let Some(ci) = effect.cbuffers.iter().position(|c| c.slot == b.slot && c.space == b.space && applies(c))
+            let Some(ci) = effect
+                .cbuffers
+                .iter()
+                .position(|c| c.slot == b.register.slot && c.space == b.register.space && applies(c))
             else {
                 continue;
             };
@@ -791,7 +802,7 @@ fn check_reflection(
                                 format!(
                                     "{who} binds {} but carries no reflection (RDEF) to take the layout of constant \
                                      buffer `{}` from: declare it with `fields` or `layout`",
-                                    b.register(),
+                                    b.register.to_string(),
                                     cb.name
                                 ),
                             ),
@@ -799,14 +810,17 @@ fn check_reflection(
                     }
                     continue;
                 }
-                Ok(Some(layouts)) => layouts.iter().find(|x| x.register == Some((b.slot, b.space))),
+                Ok(Some(layouts)) => layouts.iter().find(|x| x.register == Some((b.register.slot, b.register.space))),
             };
             let Some(reflected) = reflected else {
                 push(
                     errors,
                     effect.error(
                         &cb.span,
-                        format!("{who} binds {}, but its reflection lists no constant buffer there", b.register()),
+                        format!(
+                            "{who} binds {}, but its reflection lists no constant buffer there",
+                            b.register.to_string()
+                        ),
                     ),
                 );
                 continue;
@@ -877,7 +891,7 @@ fn check_reflection(
                                 "{who}: the layout of constant buffer `{}` ({}, `{}` in the reflection) cannot be \
                                  taken from the reflection: {}",
                                 cb.name,
-                                b.register(),
+                                b.register.to_string(),
                                 reflected.name,
                                 reflected.verdict
                             ),
@@ -1049,7 +1063,7 @@ fn check_bindings(
                 format!(
                     "{} binds {} at @group({}), but the binding plan puts {} resources in group {}",
                     s.labels[0],
-                    b.register(),
+                    b.register.to_string(),
                     b.group,
                     stage.name(),
                     stage.group()
@@ -1057,7 +1071,7 @@ fn check_bindings(
             ));
             continue;
         }
-        let Some(name) = field_name(effect, stage, b.class, b.slot, b.space) else {
+        let Some(name) = field_name(effect, stage, b.register.class, b.register.slot, b.register.space) else {
             push(effect.error(
                 at,
                 format!(
@@ -1066,7 +1080,7 @@ fn check_bindings(
                     effect.name,
                     stage.name(),
                     s.labels[0],
-                    b.register(),
+                    b.register.to_string(),
                     match b.kind {
                         BindingKind::UniformBuffer { size_bytes } => size_bytes,
                         _ => 0,
@@ -1089,7 +1103,7 @@ fn check_bindings(
                             effect.name,
                             stage.name(),
                             s.labels[0],
-                            b.register(),
+                            b.register.to_string(),
                             size_bytes,
                             size_bytes / 16,
                             layout.name,
@@ -1104,12 +1118,12 @@ fn check_bindings(
             BindingKind::Texture { .. } | BindingKind::StorageTexture { .. } => (FieldKind::TextureView, None),
             BindingKind::Sampler { .. } => (FieldKind::Sampler, None),
         };
-        let reg = b.register();
-        let doc = match b.class {
+        let reg = b.register.to_string();
+        let doc = match b.register.class {
             RegisterClass::ConstantBuffer => None,
             _ => effect.resources.iter().find(|r| r.name == name).and_then(|r| r.doc.clone()),
         };
-        let describe = b.kind.describe();
+        let describe = crate::stage::describe(&b.kind);
         match resources.iter_mut().find(|f| f.name == name) {
             Some(f) => {
                 if f.kind != kind {
@@ -1194,9 +1208,9 @@ fn check_link(
                      shader only)",
                     ps.labels[0],
                     input.semantic_label(),
-                    input.interpolation.as_deref().unwrap_or(""),
+                    input.interpolation.map_or("", |i| i.name()),
                     vs.labels[0],
-                    o.interpolation.as_deref().unwrap_or("")
+                    o.interpolation.map_or("", |i| i.name())
                 ))
             }
             Some(_) => None,

@@ -1,7 +1,9 @@
 //! # dxbc-wgsl-build
 //!
 //! Build-time integration of [`dxbc_wgsl`]: effect files (`*.effect.toml`), the Rust binding
-//! generator, the [`Builder`] for `build.rs`, and (as a binary) the `dxbc-wgsl` command line.
+//! generator and the [`Builder`] for `build.rs` — exactly what a build script and
+//! `include_effect!` need, and nothing more (the command line is `dxbc-wgsl-cli`, GPU
+//! validation and the conformance runner `dxbc-wgsl-gpu`).
 //!
 //! - [`effect`]: the effect-file model and parser (format: `docs/effect-format.md`).
 //! - [`compile`]: loads an effect's shader inputs, translates them and checks them against the
@@ -15,28 +17,17 @@
 //! - [`reflect`]: constant-buffer layouts from a shader's reflection (RDEF), placed by HLSL's
 //!   packing rules from the reflected types and checked against the reflected offsets, and their
 //!   Rust structs; usable without an effect file.
-//! - [`watch`]: the watcher behind `dxbc-wgsl watch` (re-translate, re-qualify, re-validate on
-//!   change), and [`workspace`]: the effects a cargo workspace declares.
-//! - `gpu_validate` (feature `gpu`): creates every pipeline of an effect, or of a bare shader, on
-//!   a real wgpu device and reports what the device rejects.
 #![warn(missing_docs)]
 
 pub mod builder;
 pub mod codegen;
 pub mod compile;
-#[cfg(feature = "gpu")]
-pub mod conformance;
 pub mod diag;
 pub mod effect;
-#[cfg(feature = "gpu")]
-pub mod gpu_validate;
 pub mod plan;
 pub mod reflect;
 pub mod stage;
-pub mod tint;
 pub mod vertex;
-pub mod watch;
-pub mod workspace;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;

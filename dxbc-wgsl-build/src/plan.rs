@@ -10,8 +10,8 @@
 
 use crate::compile::CompiledEffect;
 use crate::effect::{is_keyword, pascal_case, snake_case, VertexFormatOverride};
-use crate::stage::{Binding, Interface};
 use crate::vertex::VertexFormat;
+use dxbc_wgsl::{InterfaceVar as Interface, ResourceBinding as Binding};
 
 /// What the generated module builds, per pass and permutation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,7 +203,7 @@ pub fn vertex_attributes(
             .iter()
             .find(|o| o.semantic.eq_ignore_ascii_case(&i.semantic) && o.index == i.semantic_index)
             .map(|o| o.format)
-            .unwrap_or_else(|| VertexFormat::default_for(i.scalar.vertex_kind(), i.components));
+            .unwrap_or_else(|| VertexFormat::default_for(i.scalar, i.components));
         let align = format.size.min(4);
         offset = offset.div_ceil(align) * align;
         let sem = i.semantic.strip_prefix("SV_").or_else(|| i.semantic.strip_prefix("sv_")).unwrap_or(&i.semantic);

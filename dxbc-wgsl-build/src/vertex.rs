@@ -16,16 +16,9 @@ pub struct VertexFormat {
     pub components: u8,
 }
 
-/// What a shader sees when it reads a vertex attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// `f32` (float, unorm, snorm formats).
-    Float,
-    /// `u32`.
-    Uint,
-    /// `i32`.
-    Sint,
-}
+/// What a shader sees when it reads a vertex attribute: `f32` (float, unorm, snorm formats),
+/// `u32` or `i32` — the scalar kind of the shader input it feeds.
+pub use dxbc_wgsl::ScalarKind as Kind;
 
 macro_rules! formats {
     ($( $wgpu:ident $webgpu:literal $size:literal $kind:ident $n:literal $($dxgi:literal)?; )*) => {

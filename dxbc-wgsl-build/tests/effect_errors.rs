@@ -507,7 +507,8 @@ impl dxbc_wgsl_build::compile::Translator for FlatPixelInputs {
         let pixel = info.stage == dxbc_wgsl_build::effect::Stage::Pixel;
         let list = if pixel { &mut info.inputs } else { &mut info.outputs };
         for v in list.iter_mut().filter(|v| v.location.is_some()) {
-            v.interpolation = Some(if pixel { "flat" } else { "perspective" }.to_string());
+            v.interpolation =
+                Some(if pixel { dxbc_wgsl::Interpolation::Flat } else { dxbc_wgsl::Interpolation::Perspective });
         }
         Ok(info)
     }

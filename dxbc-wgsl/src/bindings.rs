@@ -34,6 +34,7 @@ pub const MAX_SPACE: u32 = 3;
 
 /// A D3D register class that binds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum BindingClass {
     /// `b#`: constant buffer.
     ConstantBuffer,
@@ -77,6 +78,7 @@ impl BindingClass {
 
 /// A D3D register, as a shader names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BindingSlot {
     /// Register class.
     pub class: BindingClass,
@@ -84,6 +86,62 @@ pub struct BindingSlot {
     pub slot: u32,
     /// Register space (0 before SM5.1).
     pub space: u32,
+}
+
+impl std::fmt::Display for BindingSlot {
+    /// `t3`, or `u1, space2` outside space 0 (HLSL's `register(...)` spelling).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.class.letter(), self.slot)?;
+        if self.space != 0 {
+            write!(f, ", space{}", self.space)?;
+        }
+        Ok(())
+    }
+}
+
+/// The view dimension of a texture binding, as WGSL names it (`texture_2d_array`: `D2Array`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ViewDimension {
+    /// `1d`.
+    #[cfg_attr(feature = "serde", serde(rename = "1d"))]
+    D1,
+    /// `2d`.
+    #[cfg_attr(feature = "serde", serde(rename = "2d"))]
+    D2,
+    /// `2d_array`.
+    #[cfg_attr(feature = "serde", serde(rename = "2d_array"))]
+    D2Array,
+    /// `cube`.
+    #[cfg_attr(feature = "serde", serde(rename = "cube"))]
+    Cube,
+    /// `cube_array`.
+    #[cfg_attr(feature = "serde", serde(rename = "cube_array"))]
+    CubeArray,
+    /// `3d`.
+    #[cfg_attr(feature = "serde", serde(rename = "3d"))]
+    D3,
+}
+
+impl ViewDimension {
+    /// WGSL's spelling inside a texture type name: `1d`, `2d`, `2d_array`, `cube`,
+    /// `cube_array`, `3d`.
+    pub const fn wgsl_name(self) -> &'static str {
+        match self {
+            ViewDimension::D1 => "1d",
+            ViewDimension::D2 => "2d",
+            ViewDimension::D2Array => "2d_array",
+            ViewDimension::Cube => "cube",
+            ViewDimension::CubeArray => "cube_array",
+            ViewDimension::D3 => "3d",
+        }
+    }
+}
+
+impl std::fmt::Display for ViewDimension {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.wgsl_name())
+    }
 }
 
 /// Bind group of a stage in the plan.
@@ -105,7 +163,12 @@ pub fn plan(stage: ShaderStage, slot: BindingSlot) -> Option<(u32, u32)> {
 }
 
 /// What a binding holds, in WGSL terms.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case", tag = "type")
+)]
 pub enum ResourceKind {
     /// A uniform buffer of `size_bytes` bytes (D3D declares it in 16-byte registers).
     UniformBuffer {
@@ -119,8 +182,8 @@ pub enum ResourceKind {
     },
     /// A sampled texture.
     Texture {
-        /// WGSL view dimension: "1d", "2d", "2d_array", "cube", "cube_array", "3d".
-        dimension: &'static str,
+        /// View dimension.
+        dimension: ViewDimension,
         /// Sample type: float, sint, uint, depth.
         sample: TextureSample,
         /// Multisampled.
@@ -133,10 +196,10 @@ pub enum ResourceKind {
     },
     /// A storage texture (typed UAV).
     StorageTexture {
-        /// WGSL view dimension.
-        dimension: &'static str,
-        /// WGSL texel format name, e.g. "rgba8unorm".
-        format: &'static str,
+        /// View dimension (1D, 2D, 2D array or 3D).
+        dimension: ViewDimension,
+        /// Texel format.
+        format: crate::TexelFormat,
         /// Whether the shader also reads it (`read_write` access); otherwise it only writes
         /// (`write` access).
         read_write: bool,
@@ -145,6 +208,7 @@ pub enum ResourceKind {
 
 /// Sample type of a sampled texture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum TextureSample {
     /// `texture_*<f32>` used with filtering samplers.
     Float,
@@ -160,6 +224,7 @@ pub enum TextureSample {
 
 /// One resource a translated shader binds.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResourceBinding {
     /// The D3D register it was declared at.
     pub register: BindingSlot,

@@ -36,14 +36,11 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
     }
     wgsl.push('\n');
     wgsl.push_str(&body);
-    let mut required_features = Vec::new();
-    for (directive, feature) in
-        [("enable clip_distances;", "clip-distances"), ("enable primitive_index;", "primitive-index")]
-    {
-        if body.lines().any(|l| l.trim() == directive) {
-            required_features.push(feature);
-        }
-    }
+    // From the interface: naga writes `enable clip_distances;` / `enable primitive_index;`
+    // exactly when the entry point uses those builtins.
+    let used: Vec<crate::WebGpuFeature> =
+        l.inputs.iter().chain(&l.outputs).filter_map(|v| v.builtin?.required_feature()).collect();
+    let required_features = crate::WebGpuFeature::ALL.into_iter().filter(|f| used.contains(f)).collect();
     Ok(Translation {
         wgsl,
         stage: l.stage,

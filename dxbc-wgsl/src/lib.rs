@@ -28,7 +28,7 @@ pub mod refusal;
 pub mod shader;
 pub mod sm4;
 
-pub use bindings::{BindingClass, BindingSlot, ResourceBinding, ResourceKind};
+pub use bindings::{BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
 pub use container::{Chunk, Container, ReadOptions};
 pub use error::{ReadError, ReadResult};
 pub use refusal::{Refusal, RefusalReason, TranslateError};
@@ -67,6 +67,7 @@ pub struct TranslateOptions {
 /// `register(u1, space2)` is `ViewRegister { register: 1, space: 2 }` (for a range, its first
 /// register).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ViewRegister {
     /// Register number (`t#`/`u#`).
     pub register: u32,
@@ -87,7 +88,8 @@ impl ViewRegister {
 /// on a storage buffer of words; `RWTexture*` UAVs become WGSL storage textures of the format.
 /// WebGPU's core allows `read_write` storage textures only for `r32float`, `r32uint` and
 /// `r32sint`: a UAV the shader also reads must use one of those.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
 #[allow(missing_docs)]
 pub enum TexelFormat {
     R32Float,
@@ -110,6 +112,29 @@ pub enum TexelFormat {
 }
 
 impl TexelFormat {
+    /// Every format, in declaration order.
+    pub const ALL: [TexelFormat; 17] = {
+        use TexelFormat::*;
+        [
+            R32Float,
+            R32Uint,
+            R32Sint,
+            Rg32Float,
+            Rg32Uint,
+            Rg32Sint,
+            Rgba32Float,
+            Rgba32Uint,
+            Rgba32Sint,
+            Rgba16Float,
+            Rgba16Uint,
+            Rgba16Sint,
+            Rgba8Unorm,
+            Rgba8Snorm,
+            Rgba8Uint,
+            Rgba8Sint,
+            Bgra8Unorm,
+        ]
+    };
     /// The scalar kind shaders see.
     pub fn scalar(self) -> ScalarKind {
         use TexelFormat::*;
@@ -162,26 +187,7 @@ impl TexelFormat {
     /// Parses WGSL's name or a DXGI name (`R32G32B32A32_FLOAT`, `DXGI_FORMAT_R8G8B8A8_UNORM`).
     pub fn parse(s: &str) -> Option<Self> {
         use TexelFormat::*;
-        let all = [
-            R32Float,
-            R32Uint,
-            R32Sint,
-            Rg32Float,
-            Rg32Uint,
-            Rg32Sint,
-            Rgba32Float,
-            Rgba32Uint,
-            Rgba32Sint,
-            Rgba16Float,
-            Rgba16Uint,
-            Rgba16Sint,
-            Rgba8Unorm,
-            Rgba8Snorm,
-            Rgba8Uint,
-            Rgba8Sint,
-            Bgra8Unorm,
-        ];
-        if let Some(f) = all.iter().find(|f| f.wgsl_name() == s) {
+        if let Some(f) = Self::ALL.iter().find(|f| f.wgsl_name() == s) {
             return Some(*f);
         }
         let d = s.trim_start_matches("DXGI_FORMAT_").to_ascii_uppercase();
@@ -208,8 +214,16 @@ impl TexelFormat {
     }
 }
 
+impl std::fmt::Display for TexelFormat {
+    /// WGSL's name (`rgba8unorm`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.wgsl_name())
+    }
+}
+
 /// The element format of a typed buffer view, as the application binds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum TypedBufferFormat {
     /// 32-bit float elements (`R32_FLOAT`, `R32G32B32A32_FLOAT`, ...), with the given component count.
     Float32(u8),
@@ -286,6 +300,7 @@ impl TranslateOptions {
 
 /// One shader-stage input or output as WGSL sees it (one `@location` or `@builtin`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InterfaceVar {
     /// D3D semantic name (`TEXCOORD`, `SV_Position`, ...), as the signature spells it.
     pub semantic: String,
@@ -295,8 +310,8 @@ pub struct InterfaceVar {
     pub register: u32,
     /// WGSL `@location(n)`, or `None` for a builtin.
     pub location: Option<u32>,
-    /// WGSL builtin name (`position`, `vertex_index`, ...) when this is a builtin.
-    pub builtin: Option<&'static str>,
+    /// The WGSL builtin when this is one (`position`, `vertex_index`, ...).
+    pub builtin: Option<Builtin>,
     /// Component scalar type.
     pub scalar: ScalarKind,
     /// Number of components WGSL declares (1–4).
@@ -308,8 +323,153 @@ pub struct InterfaceVar {
     pub interpolation: Option<Interpolation>,
 }
 
+impl InterfaceVar {
+    /// `TEXCOORD1`, `SV_Position` (index 0 is not written).
+    pub fn semantic_label(&self) -> String {
+        if self.semantic_index == 0 {
+            self.semantic.clone()
+        } else {
+            format!("{}{}", self.semantic, self.semantic_index)
+        }
+    }
+    /// WGSL type: `f32`, `vec3<f32>`.
+    pub fn wgsl_type(&self) -> String {
+        if self.components == 1 {
+            self.scalar.wgsl_name().to_string()
+        } else {
+            format!("vec{}<{}>", self.components, self.scalar.wgsl_name())
+        }
+    }
+}
+
+/// A WGSL builtin value a stage reads or writes (WGSL spec, "Built-in Values").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+pub enum Builtin {
+    /// `position`: SV_Position.
+    Position,
+    /// `vertex_index`: SV_VertexID.
+    VertexIndex,
+    /// `instance_index`: SV_InstanceID.
+    InstanceIndex,
+    /// `front_facing`: SV_IsFrontFace.
+    FrontFacing,
+    /// `sample_index`: SV_SampleIndex.
+    SampleIndex,
+    /// `sample_mask`: SV_Coverage (input or output).
+    SampleMask,
+    /// `primitive_index`: SV_PrimitiveID (WebGPU feature `primitive-index`).
+    PrimitiveIndex,
+    /// `frag_depth`: SV_Depth (and the conservative-depth outputs).
+    FragDepth,
+    /// `clip_distances`: SV_ClipDistance (WebGPU feature `clip-distances`).
+    ClipDistances,
+    /// `global_invocation_id`: SV_DispatchThreadID.
+    GlobalInvocationId,
+    /// `workgroup_id`: SV_GroupID.
+    WorkgroupId,
+    /// `local_invocation_id`: SV_GroupThreadID.
+    LocalInvocationId,
+    /// `local_invocation_index`: SV_GroupIndex.
+    LocalInvocationIndex,
+}
+
+impl Builtin {
+    /// WGSL's name (`@builtin(position)` is `position`).
+    pub const fn wgsl_name(self) -> &'static str {
+        match self {
+            Builtin::Position => "position",
+            Builtin::VertexIndex => "vertex_index",
+            Builtin::InstanceIndex => "instance_index",
+            Builtin::FrontFacing => "front_facing",
+            Builtin::SampleIndex => "sample_index",
+            Builtin::SampleMask => "sample_mask",
+            Builtin::PrimitiveIndex => "primitive_index",
+            Builtin::FragDepth => "frag_depth",
+            Builtin::ClipDistances => "clip_distances",
+            Builtin::GlobalInvocationId => "global_invocation_id",
+            Builtin::WorkgroupId => "workgroup_id",
+            Builtin::LocalInvocationId => "local_invocation_id",
+            Builtin::LocalInvocationIndex => "local_invocation_index",
+        }
+    }
+
+    /// The builtin of a naga builtin the lowering declares.
+    pub(crate) fn from_naga(b: naga::BuiltIn) -> Builtin {
+        use naga::BuiltIn as N;
+        match b {
+            N::Position { .. } => Builtin::Position,
+            N::VertexIndex => Builtin::VertexIndex,
+            N::InstanceIndex => Builtin::InstanceIndex,
+            N::FrontFacing => Builtin::FrontFacing,
+            N::SampleIndex => Builtin::SampleIndex,
+            N::SampleMask => Builtin::SampleMask,
+            N::PrimitiveIndex => Builtin::PrimitiveIndex,
+            N::FragDepth => Builtin::FragDepth,
+            N::ClipDistances => Builtin::ClipDistances,
+            N::GlobalInvocationId => Builtin::GlobalInvocationId,
+            N::WorkGroupId => Builtin::WorkgroupId,
+            N::LocalInvocationId => Builtin::LocalInvocationId,
+            N::LocalInvocationIndex => Builtin::LocalInvocationIndex,
+            other => unreachable!("the lowering declares no {other:?} builtin"),
+        }
+    }
+
+    /// The optional WebGPU feature a stage using this builtin needs.
+    pub const fn required_feature(self) -> Option<WebGpuFeature> {
+        match self {
+            Builtin::ClipDistances => Some(WebGpuFeature::ClipDistances),
+            Builtin::PrimitiveIndex => Some(WebGpuFeature::PrimitiveIndex),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Builtin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.wgsl_name())
+    }
+}
+
+/// An optional WebGPU feature a translated module needs (WebGPU spec, "Optional Features"); the
+/// device must be created with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "kebab-case"))]
+pub enum WebGpuFeature {
+    /// `clip-distances` (WGSL `enable clip_distances;`; wgpu `Features::CLIP_DISTANCES`).
+    ClipDistances,
+    /// `primitive-index` (WGSL `enable primitive_index;`; wgpu `Features::PRIMITIVE_INDEX`).
+    PrimitiveIndex,
+}
+
+impl WebGpuFeature {
+    /// Every feature, in order.
+    pub const ALL: [WebGpuFeature; 2] = [WebGpuFeature::ClipDistances, WebGpuFeature::PrimitiveIndex];
+    /// WebGPU's name (`clip-distances`).
+    pub const fn webgpu_name(self) -> &'static str {
+        match self {
+            WebGpuFeature::ClipDistances => "clip-distances",
+            WebGpuFeature::PrimitiveIndex => "primitive-index",
+        }
+    }
+    /// WGSL's extension name (`clip_distances`), as in `enable clip_distances;`.
+    pub const fn wgsl_extension(self) -> &'static str {
+        match self {
+            WebGpuFeature::ClipDistances => "clip_distances",
+            WebGpuFeature::PrimitiveIndex => "primitive_index",
+        }
+    }
+}
+
+impl std::fmt::Display for WebGpuFeature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.webgpu_name())
+    }
+}
+
 /// How a varying is interpolated, in WGSL's terms (`@interpolate(type, sampling)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum Interpolation {
     /// Perspective-correct, at the pixel centre (D3D `linear`).
     Perspective,
@@ -327,8 +487,26 @@ pub enum Interpolation {
     Flat,
 }
 
+impl Interpolation {
+    /// The snake_case name messages and serialized data use: `perspective`,
+    /// `perspective_centroid`, `perspective_sample`, `linear`, `linear_centroid`,
+    /// `linear_sample`, `flat`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Interpolation::Perspective => "perspective",
+            Interpolation::PerspectiveCentroid => "perspective_centroid",
+            Interpolation::PerspectiveSample => "perspective_sample",
+            Interpolation::Linear => "linear",
+            Interpolation::LinearCentroid => "linear_centroid",
+            Interpolation::LinearSample => "linear_sample",
+            Interpolation::Flat => "flat",
+        }
+    }
+}
+
 /// Scalar type of an interface component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
 pub enum ScalarKind {
     /// `f32`
     Float,
@@ -336,6 +514,17 @@ pub enum ScalarKind {
     Uint,
     /// `i32`
     Sint,
+}
+
+impl ScalarKind {
+    /// WGSL's name: `f32`, `u32`, `i32`.
+    pub const fn wgsl_name(self) -> &'static str {
+        match self {
+            ScalarKind::Float => "f32",
+            ScalarKind::Uint => "u32",
+            ScalarKind::Sint => "i32",
+        }
+    }
 }
 
 /// A translated shader.
@@ -365,10 +554,10 @@ pub struct Translation {
     pub workgroup_storage_bytes: u32,
     /// Whether `diagnostic(off, derivative_uniformity)` had to be emitted.
     pub derivative_uniformity_off: bool,
-    /// Optional WebGPU features the module needs, by their WebGPU names (`"clip-distances"`
-    /// for SV_ClipDistance outputs, `"primitive-index"` for SV_PrimitiveID); the device must be
-    /// created with them (wgpu: `Features::CLIP_DISTANCES`, `Features::PRIMITIVE_INDEX`).
-    pub required_features: Vec<&'static str>,
+    /// Optional WebGPU features the module needs ([`WebGpuFeature::ClipDistances`] for
+    /// SV_ClipDistance outputs, [`WebGpuFeature::PrimitiveIndex`] for SV_PrimitiveID), in
+    /// [`WebGpuFeature::ALL`] order; the device must be created with them.
+    pub required_features: Vec<WebGpuFeature>,
 }
 
 /// Translates one shader given as the bytes of a DXBC container.

@@ -7,6 +7,7 @@ use std::fmt;
 /// A reason to refuse a shader. Each variant is documented in `docs/compatibility.md` with why
 /// and what revisiting it would take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 #[non_exhaustive]
 pub enum RefusalReason {
     /// Geometry, hull and domain programs: WGSL has no such stages.
@@ -77,6 +78,7 @@ impl fmt::Display for RefusalReason {
 
 /// A refusal: where in the program, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Refusal {
     /// The reason class.
     pub reason: RefusalReason,
@@ -86,6 +88,10 @@ pub struct Refusal {
     pub offset: Option<usize>,
     /// Opcode mnemonic, if any.
     pub opcode: Option<&'static str>,
+    /// The D3D register the refusal is about, when it is about one: the view of a
+    /// [`RefusalReason::TypedBufferFormatUnknown`] or [`RefusalReason::TypedUavFormatUnknown`]
+    /// (with its register space), so a caller can ask for exactly that view's format.
+    pub register: Option<crate::BindingSlot>,
     /// Details.
     pub detail: String,
 }
@@ -118,6 +124,17 @@ pub enum TranslateError {
     /// A translator bug: invalid WGSL or an internal inconsistency.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+impl TranslateError {
+    /// The refusal with the register it is about ([`Refusal::register`]); other errors as they
+    /// are.
+    pub fn with_register(mut self, register: crate::BindingSlot) -> Self {
+        if let TranslateError::Unsupported(r) = &mut self {
+            r.register = Some(register);
+        }
+        self
+    }
 }
 
 impl From<Refusal> for TranslateError {

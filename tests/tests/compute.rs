@@ -7,7 +7,7 @@ use dxbc_wgsl::{translate, BindingClass, RefusalReason, TranslateError, Translat
 mod common;
 
 use common::device;
-use dxbc_wgsl_build::conformance::Device;
+use dxbc_wgsl_gpu::conformance::Device;
 use dxbc_wgsl_tests::asm::*;
 
 fn translated(blob: &[u8]) -> Translation {
@@ -19,7 +19,7 @@ fn tint_ok(wgsl: &str) -> Option<Result<(), String>> {
     if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
         return None;
     }
-    let v = dxbc_wgsl_build::tint::check(&[wgsl]).unwrap_or_else(|e| panic!("{e} (DXBC_WGSL_SKIP_TINT=1 skips)"));
+    let v = dxbc_wgsl_cli::tint::check(&[wgsl]).unwrap_or_else(|e| panic!("{e} (DXBC_WGSL_SKIP_TINT=1 skips)"));
     Some(if v[0].ok { Ok(()) } else { Err(format!("{:?}", v[0].messages)) })
 }
 

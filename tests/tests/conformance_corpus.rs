@@ -2,7 +2,7 @@
 //! replays of vkd3d's shader_test files run on a wgpu device (lavapipe in CI), and what the
 //! translated shaders compute is compared with what the suites expect. See `docs/conformance.md`.
 
-use dxbc_wgsl_build::conformance::{self, Device, Source, Status};
+use dxbc_wgsl_gpu::conformance::{self, Device, Source, Status};
 
 /// Failures traced to a cause outside the translator, each explained in `docs/conformance.md`
 /// ("Known failures"). Anything else that fails is a regression.

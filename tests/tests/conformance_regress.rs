@@ -2,7 +2,7 @@
 //! hand-assembles a tiny pixel shader, runs it on the GPU through the runner, and checks a value
 //! that the wrong translation computes differently.
 
-use dxbc_wgsl_build::conformance::table::{run_pixel_shader, run_pixel_shader_multisampled};
+use dxbc_wgsl_gpu::conformance::table::{run_pixel_shader, run_pixel_shader_multisampled};
 mod common;
 
 use common::device;
@@ -189,7 +189,7 @@ fn position_w_is_clip_w_not_its_reciprocal() {
     let decl = vec![DCL_INPUT_PS_SIV | (4 << 11) | (4 << 24), 2 | (8 << 4) | (1 << 12) | (1 << 20), 0, 1];
     let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(1, 0, "wwww")])];
     let blob = pixel_shader_with(0x40, &[decl], &[Input("SV_Position", 1, 3, 0, 0xf)], 1, &body, false);
-    let got = dxbc_wgsl_build::conformance::table::run_pixel_shader_clip_w(
+    let got = dxbc_wgsl_gpu::conformance::table::run_pixel_shader_clip_w(
         &dev,
         &blob,
         &[],

@@ -3,11 +3,11 @@
 //! `f64`: correctly rounded, denormals honoured — what D3D requires of doubles), and hand-assembled
 //! shaders with double instructions run through the whole translator.
 
-use dxbc_wgsl_build::conformance::table::run_pixel_shader;
+use dxbc_wgsl_gpu::conformance::table::run_pixel_shader;
 mod common;
 
 use common::device;
-use dxbc_wgsl_build::conformance::Device;
+use dxbc_wgsl_gpu::conformance::Device;
 use dxbc_wgsl_tests::asm::*;
 
 fn words(x: f64) -> [u32; 2] {

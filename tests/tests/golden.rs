@@ -178,7 +178,7 @@ fn tint_confirms_where_the_directive_is_needed() {
     )
     .expect("in the repository")
     .wgsl;
-    let v = dxbc_wgsl_build::tint::check(&[&needs, &stripped, &uniform_ddx, &uniform_sample])
+    let v = dxbc_wgsl_cli::tint::check(&[&needs, &stripped, &uniform_ddx, &uniform_sample])
         .unwrap_or_else(|e| panic!("{e} (set DXBC_WGSL_SKIP_TINT=1 to skip explicitly)"));
     assert!(v[0].ok, "Tint rejected the module with the directive: {:?}", v[0].messages);
     assert!(!v[1].ok, "Tint accepted the loop sample without the directive: the directive was not needed");

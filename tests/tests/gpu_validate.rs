@@ -1,4 +1,4 @@
-//! GPU validation (`dxbc_wgsl_build::gpu_validate`) on the CI's adapter (lavapipe):
+//! GPU validation (`dxbc_wgsl_gpu::gpu_validate`) on the CI's adapter (lavapipe):
 //!
 //! - every shipped example effect (`example-engine/effects/*.toml`), every pass × permutation,
 //!   and every DirectXTK shader (the corpus folder, and the blobs in example-engine) as a bare
@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use dxbc_wgsl_build::compile::{self, CompiledEffect, DirectTranslator};
-use dxbc_wgsl_build::gpu_validate::{
+use dxbc_wgsl_build::Effect;
+use dxbc_wgsl_gpu::gpu_validate::{
     effect_pipelines, ComputePipelineDesc, GpuValidator, PipelineDesc, RenderPipelineDesc, Severity,
 };
-use dxbc_wgsl_build::Effect;
 use dxbc_wgsl_tests::gpu::SKIP_GPU_ENV;
 
 dxbc_wgsl_macros::include_effect!("effects/render_states.effect.toml");
@@ -157,7 +157,7 @@ fn broken_pipelines_are_reported_with_effect_pass_and_permutation() {
     let mut broken = compiled.clone();
     let ps = broken.shaders.iter().position(|s| s.labels[0] == "DualTextureEffect_PSDualTexture.dxbc").unwrap();
     let before = broken.shaders[ps].info.bindings.len();
-    broken.shaders[ps].info.bindings.retain(|b| b.register() != "t1");
+    broken.shaders[ps].info.bindings.retain(|b| b.register.to_string() != "t1");
     assert_eq!(broken.shaders[ps].info.bindings.len(), before - 1);
     let issues = gpu.validate_effect(&broken);
     let text: Vec<String> = issues.iter().map(ToString::to_string).collect();
@@ -197,6 +197,17 @@ fn broken_pipelines_are_reported_with_effect_pass_and_permutation() {
     assert!(issues.iter().all(|i| i.severity == Severity::Error && i.message.contains("Uint32x3")), "{text:#?}");
 }
 
+/// The features a module's `enable` directives need: the generated module exposes a pass's
+/// WGSL, and the validator's features (from the translations' typed `required_features`) must
+/// agree with what that text enables.
+fn wgsl_enable_features(wgsl: &str) -> wgpu::Features {
+    wgsl.lines().map(str::trim).fold(wgpu::Features::empty(), |f, line| match line {
+        "enable clip_distances;" => f | wgpu::Features::CLIP_DISTANCES,
+        "enable primitive_index;" => f | wgpu::Features::PRIMITIVE_INDEX,
+        _ => f,
+    })
+}
+
 /// Checks the validator's descriptors of one pass × permutation against the generated module.
 macro_rules! check_generated {
     ($fx:path, $desc:expr, $perm:expr $(, $pass:expr)?) => {{
@@ -227,7 +238,7 @@ macro_rules! check_generated {
         let wgsl_features = [Some(&d.vertex), d.pixel.as_ref()]
             .into_iter()
             .flatten()
-            .fold(wgpu::Features::empty(), |f, s| f | dxbc_wgsl_build::gpu_validate::descriptors::wgsl_features(&s.wgsl));
+            .fold(wgpu::Features::empty(), |f, s| f | wgsl_enable_features(&s.wgsl));
         assert_eq!(fx::required_features($($pass)?) | wgsl_features, d.features, "features");
     }};
 }
@@ -249,7 +260,7 @@ macro_rules! check_generated_compute {
         );
         let [group] = fx::$entries($($pass,)? p);
         assert_eq!(group, d.group.as_slice(), "bind group layout entries");
-        assert_eq!(dxbc_wgsl_build::gpu_validate::descriptors::wgsl_features(shaders.compute.wgsl), d.features, "features");
+        assert_eq!(wgsl_enable_features(shaders.compute.wgsl), d.features, "features");
     }};
 }
 
@@ -350,7 +361,7 @@ fn compute_and_mixed_effects_pass_gpu_validation() {
     let mut broken = compiled.clone();
     let cs = broken.shaders.iter().position(|s| s.labels[0] == "GenerateMips_main.dxbc").unwrap();
     let before = broken.shaders[cs].info.bindings.len();
-    broken.shaders[cs].info.bindings.retain(|b| b.register() != "u0");
+    broken.shaders[cs].info.bindings.retain(|b| b.register.to_string() != "u0");
     assert_eq!(broken.shaders[cs].info.bindings.len(), before - 1);
     let issues = gpu.validate_effect(&broken);
     let text: Vec<String> = issues.iter().map(ToString::to_string).collect();

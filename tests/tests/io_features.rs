@@ -6,8 +6,8 @@
 //! values are ones a plausible wrong translation computes differently.
 
 use dxbc_wgsl::{ResourceKind, ShaderStage, TranslateOptions, Translation};
-use dxbc_wgsl_build::conformance::draw::{Bound, ColorTarget, Draw, DrawError, Program, Renderer, VertexInput};
-use dxbc_wgsl_build::conformance::Device;
+use dxbc_wgsl_gpu::conformance::draw::{Bound, ColorTarget, Draw, DrawError, Program, Renderer, VertexInput};
+use dxbc_wgsl_gpu::conformance::Device;
 
 /// A device, or `None` (with a message) when `DXBC_WGSL_SKIP_GPU=1`; fails when no adapter exists.
 /// The device has `CLIP_DISTANCES` and `PRIMITIVE_INDEX` when the adapter offers them.
@@ -370,7 +370,11 @@ fn clip_distances_clip_where_negative() {
 
     let ps = translate(&ps_blob, &Default::default());
     let vs = translate_vs_for(&vs_blob, &ps);
-    assert!(vs.required_features.contains(&"clip-distances"), "required_features {:?}", vs.required_features);
+    assert!(
+        vs.required_features.contains(&dxbc_wgsl::WebGpuFeature::ClipDistances),
+        "required_features {:?}",
+        vs.required_features
+    );
     assert!(vs.wgsl.lines().any(|l| l.trim() == "enable clip_distances;"), "no `enable clip_distances;`:\n{}", vs.wgsl);
     assert!(ps.required_features.is_empty(), "pixel shader required_features {:?}", ps.required_features);
 
@@ -517,7 +521,11 @@ fn primitive_id_numbers_the_triangles_of_a_draw() {
     let vs_blob = vertex_shader(Vec::new(), &[], &[]);
 
     let ps = translate(&ps_blob, &Default::default());
-    assert!(ps.required_features.contains(&"primitive-index"), "required_features {:?}", ps.required_features);
+    assert!(
+        ps.required_features.contains(&dxbc_wgsl::WebGpuFeature::PrimitiveIndex),
+        "required_features {:?}",
+        ps.required_features
+    );
     assert!(
         ps.wgsl.lines().any(|l| l.trim() == "enable primitive_index;"),
         "no `enable primitive_index;`:\n{}",
@@ -621,7 +629,11 @@ fn resinfo_on_a_typed_uav_texture() {
         let uav = ps.bindings.iter().find(|b| b.register.slot == 1).expect("u1 is bound");
         assert_eq!(
             uav.kind,
-            ResourceKind::StorageTexture { dimension: "2d", format: "r32uint", read_write: true },
+            ResourceKind::StorageTexture {
+                dimension: dxbc_wgsl::ViewDimension::D2,
+                format: dxbc_wgsl::TexelFormat::R32Uint,
+                read_write: true
+            },
             "u1's binding (the load implies R32_UINT)"
         );
         let vs = translate_vs_for(&vs_blob, &ps);

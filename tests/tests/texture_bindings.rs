@@ -8,7 +8,8 @@
 
 use dxbc_wgsl::bindings::{ResourceKind, TextureSample};
 use dxbc_wgsl::{translate, TranslateOptions, Translation};
-use dxbc_wgsl_build::conformance::draw::{binding_type, fullscreen_vs_for, Program};
+use dxbc_wgsl_gpu::conformance::draw::{fullscreen_vs_for, Program};
+use dxbc_wgsl_gpu::wgpu_map::binding_type;
 use dxbc_wgsl_tests::asm::*;
 use dxbc_wgsl_tests::gpu::gpu_or_skip;
 use example_engine::{Target, COLOR_FORMAT, DEPTH_FORMAT};

@@ -90,7 +90,7 @@ fn corpus_translates_without_failures_and_tint_accepts_everything() {
         return;
     }
     let codes: Vec<&str> = qualified.iter().map(|(_, w)| w.as_str()).collect();
-    let verdicts = dxbc_wgsl_build::tint::check(&codes)
+    let verdicts = dxbc_wgsl_cli::tint::check(&codes)
         .unwrap_or_else(|e| panic!("{e} (set DXBC_WGSL_SKIP_TINT=1 to skip explicitly)"));
     let rejected: Vec<String> = verdicts
         .iter()
@@ -110,7 +110,7 @@ fn tint_rejects_nonuniform_derivative() {
     }
     let bad = "@fragment fn main(@location(0) v: f32) -> @location(0) vec4f { if v > 0.0 { return vec4f(dpdx(v)); } return vec4f(0); }";
     let good = "diagnostic(off, derivative_uniformity);\n@fragment fn main(@location(0) v: f32) -> @location(0) vec4f { if v > 0.0 { return vec4f(dpdx(v)); } return vec4f(0); }";
-    let v = dxbc_wgsl_build::tint::check(&[bad, good]).expect("tint");
+    let v = dxbc_wgsl_cli::tint::check(&[bad, good]).expect("tint");
     assert!(!v[0].ok, "Tint accepted a non-uniform derivative");
     assert!(v[1].ok, "Tint rejected the filtered module: {:?}", v[1].messages);
 }
@@ -151,7 +151,7 @@ fn immediate_only_arithmetic_is_not_constant_folded() {
     if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
         return;
     }
-    let v = dxbc_wgsl_build::tint::check(&[t.wgsl.as_str()]).expect("tint");
+    let v = dxbc_wgsl_cli::tint::check(&[t.wgsl.as_str()]).expect("tint");
     assert!(v[0].ok, "Tint rejected:\n{}\n{:?}", t.wgsl, v[0].messages);
 }
 

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use dxbc_wgsl_build::watch::{NoValidation, Options, Status, Watcher};
+use dxbc_wgsl_cli::watch::{NoValidation, Options, Status, Watcher};
 use dxbc_wgsl_tests::gpu::gpu_or_skip;
 use example_engine::reload::{load_pipelines, stage_files, watch};
 use example_engine::scene::{render_frame, Renderer, Scene};
@@ -112,7 +112,7 @@ fn the_watch_loop_rerenders_on_change_and_keeps_the_frame_on_error() {
 #[test]
 fn the_gpu_validator_creates_every_permutation_and_names_the_broken_one() {
     use dxbc_wgsl_build::compile::{compile, DirectTranslator};
-    use dxbc_wgsl_build::watch::{gpu::GpuValidator, subset, Validate};
+    use dxbc_wgsl_cli::watch::{gpu::GpuValidator, subset, Validate};
     if gpu_or_skip("the_gpu_validator_creates_every_permutation_and_names_the_broken_one").is_none() {
         return;
     }

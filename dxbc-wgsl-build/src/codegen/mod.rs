@@ -51,8 +51,8 @@ use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
 use crate::effect::{pascal_case, AxisKind, Layout, Stage};
 use crate::plan::{PipelinePlan, VariantPlan};
-use crate::stage::{Binding, BindingKind, SampleType};
 use crate::vertex::VertexFormat;
+use dxbc_wgsl::{ResourceBinding as Binding, ResourceKind as BindingKind, TextureSample as SampleType};
 pub use structs::{struct_source, StructSource, Word};
 use structs::{Doc, Structs};
 use writer::W;
@@ -1229,7 +1229,9 @@ impl<'a> Gen<'a> {
                     }
                     w.open(&format!("({g}, {i}) => vec!["));
                     for b in entries {
-                        let name = crate::compile::field_name(e, stage, b.class, b.slot, b.space).unwrap_or_default();
+                        let name =
+                            crate::compile::field_name(e, stage, b.register.class, b.register.slot, b.register.space)
+                                .unwrap_or_default();
                         let f = fields.iter().find(|f| f.name == name);
                         let required = f.is_some_and(|f| f.required);
                         let get = if required {
@@ -1862,37 +1864,38 @@ fn binding_type(b: &Binding) -> String {
     }
 }
 
-fn view_dimension(d: &str) -> &'static str {
+fn view_dimension(d: &dxbc_wgsl::ViewDimension) -> &'static str {
+    use dxbc_wgsl::ViewDimension as D;
     match d {
-        "1d" => "D1",
-        "2d_array" => "D2Array",
-        "cube" => "Cube",
-        "cube_array" => "CubeArray",
-        "3d" => "D3",
-        _ => "D2",
+        D::D1 => "D1",
+        D::D2 => "D2",
+        D::D2Array => "D2Array",
+        D::Cube => "Cube",
+        D::CubeArray => "CubeArray",
+        D::D3 => "D3",
     }
 }
 
-/// wgpu `TextureFormat` variant for a WGSL storage texel format.
-pub(crate) fn texture_format(f: &str) -> String {
+/// wgpu `TextureFormat` variant of a storage texel format.
+pub fn texture_format(f: &dxbc_wgsl::TexelFormat) -> &'static str {
+    use dxbc_wgsl::TexelFormat as T;
     match f {
-        "bgra8unorm" => "Bgra8Unorm".into(),
-        "r32float" => "R32Float".into(),
-        "r32uint" => "R32Uint".into(),
-        "r32sint" => "R32Sint".into(),
-        "rg32float" => "Rg32Float".into(),
-        "rg32uint" => "Rg32Uint".into(),
-        "rg32sint" => "Rg32Sint".into(),
-        "rgba32float" => "Rgba32Float".into(),
-        "rgba32uint" => "Rgba32Uint".into(),
-        "rgba32sint" => "Rgba32Sint".into(),
-        "rgba16float" => "Rgba16Float".into(),
-        "rgba16uint" => "Rgba16Uint".into(),
-        "rgba16sint" => "Rgba16Sint".into(),
-        "rgba8unorm" => "Rgba8Unorm".into(),
-        "rgba8snorm" => "Rgba8Snorm".into(),
-        "rgba8uint" => "Rgba8Uint".into(),
-        "rgba8sint" => "Rgba8Sint".into(),
-        other => pascal_case(other),
+        T::Bgra8Unorm => "Bgra8Unorm",
+        T::R32Float => "R32Float",
+        T::R32Uint => "R32Uint",
+        T::R32Sint => "R32Sint",
+        T::Rg32Float => "Rg32Float",
+        T::Rg32Uint => "Rg32Uint",
+        T::Rg32Sint => "Rg32Sint",
+        T::Rgba32Float => "Rgba32Float",
+        T::Rgba32Uint => "Rgba32Uint",
+        T::Rgba32Sint => "Rgba32Sint",
+        T::Rgba16Float => "Rgba16Float",
+        T::Rgba16Uint => "Rgba16Uint",
+        T::Rgba16Sint => "Rgba16Sint",
+        T::Rgba8Unorm => "Rgba8Unorm",
+        T::Rgba8Snorm => "Rgba8Snorm",
+        T::Rgba8Uint => "Rgba8Uint",
+        T::Rgba8Sint => "Rgba8Sint",
     }
 }

@@ -6,9 +6,13 @@ pub mod rdef;
 
 use std::path::{Path, PathBuf};
 
+use dxbc_wgsl::{
+    BindingClass as RegisterClass, BindingSlot, InterfaceVar as Interface, ResourceBinding as Binding,
+    ResourceKind as BindingKind, ScalarKind, TexelFormat, TextureSample as SampleType, ViewDimension,
+};
 use dxbc_wgsl_build::compile::{self, CompiledEffect, Translator};
 use dxbc_wgsl_build::effect::{ShaderRef, Stage};
-use dxbc_wgsl_build::stage::{Binding, BindingKind, Interface, RegisterClass, SampleType, ScalarKind, StageInfo};
+use dxbc_wgsl_build::stage::StageInfo;
 use dxbc_wgsl_build::Effect;
 
 pub const TINY_EFFECT: &str = r#"# A small effect for the generator's golden test.
@@ -75,7 +79,7 @@ pub fn iface(semantic: &str, index: u32, register: u32, location: Option<u32>, c
         semantic_index: index,
         register,
         location,
-        builtin: if location.is_none() { Some("position".into()) } else { None },
+        builtin: if location.is_none() { Some(dxbc_wgsl::Builtin::Position) } else { None },
         scalar: ScalarKind::Float,
         components,
         first_component: 0,
@@ -85,9 +89,7 @@ pub fn iface(semantic: &str, index: u32, register: u32, location: Option<u32>, c
 
 pub fn cb0(group: u32, size_bytes: u32) -> Binding {
     Binding {
-        class: RegisterClass::ConstantBuffer,
-        slot: 0,
-        space: 0,
+        register: BindingSlot { class: RegisterClass::ConstantBuffer, slot: 0, space: 0 },
         group,
         binding: 0,
         kind: BindingKind::UniformBuffer { size_bytes },
@@ -114,6 +116,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             bindings: vec![],
             workgroup_size: None,
             workgroup_storage_bytes: 0,
+            required_features: vec![],
         };
     }
     if label.contains("_CS") {
@@ -150,6 +153,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             bindings: vec![cb0(0, if lit { 176 } else { 128 })],
             workgroup_size: None,
             workgroup_storage_bytes: 0,
+            required_features: vec![],
         }
     } else {
         let mut inputs = vec![iface("COLOR", 0, 0, Some(0), 4)];
@@ -163,21 +167,21 @@ pub fn fake_info(label: &str) -> StageInfo {
         if tx {
             inputs.push(iface("TEXCOORD", 0, 2, Some(2), 2));
             bindings.push(Binding {
-                class: RegisterClass::Sampler,
-                slot: 0,
-                space: 0,
+                register: BindingSlot { class: RegisterClass::Sampler, slot: 0, space: 0 },
                 group: 1,
                 binding: 16,
                 kind: BindingKind::Sampler { comparison: false },
                 name: "s0".into(),
             });
             bindings.push(Binding {
-                class: RegisterClass::ShaderResource,
-                slot: 0,
-                space: 0,
+                register: BindingSlot { class: RegisterClass::ShaderResource, slot: 0, space: 0 },
                 group: 1,
                 binding: 32,
-                kind: BindingKind::Texture { dimension: "2d".into(), sample: SampleType::Float, multisampled: false },
+                kind: BindingKind::Texture {
+                    dimension: ViewDimension::D2,
+                    sample: SampleType::Float,
+                    multisampled: false,
+                },
                 name: "t0".into(),
             });
         }
@@ -191,6 +195,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             bindings,
             workgroup_size: None,
             workgroup_storage_bytes: 0,
+            required_features: vec![],
         }
     }
 }
@@ -201,31 +206,29 @@ pub fn fake_compute(label: &str) -> StageInfo {
     let mut bindings = vec![cb0(0, 16)];
     if label.contains("Tx") {
         bindings.push(Binding {
-            class: RegisterClass::Sampler,
-            slot: 0,
-            space: 0,
+            register: BindingSlot { class: RegisterClass::Sampler, slot: 0, space: 0 },
             group: 0,
             binding: 16,
             kind: BindingKind::Sampler { comparison: false },
             name: "s0".into(),
         });
         bindings.push(Binding {
-            class: RegisterClass::ShaderResource,
-            slot: 0,
-            space: 0,
+            register: BindingSlot { class: RegisterClass::ShaderResource, slot: 0, space: 0 },
             group: 0,
             binding: 32,
-            kind: BindingKind::Texture { dimension: "2d".into(), sample: SampleType::Float, multisampled: false },
+            kind: BindingKind::Texture { dimension: ViewDimension::D2, sample: SampleType::Float, multisampled: false },
             name: "t0".into(),
         });
     }
     bindings.push(Binding {
-        class: RegisterClass::UnorderedAccess,
-        slot: 0,
-        space: 0,
+        register: BindingSlot { class: RegisterClass::UnorderedAccess, slot: 0, space: 0 },
         group: 0,
         binding: 160,
-        kind: BindingKind::StorageTexture { dimension: "2d".into(), format: "rgba8unorm".into(), read_write: false },
+        kind: BindingKind::StorageTexture {
+            dimension: ViewDimension::D2,
+            format: TexelFormat::Rgba8Unorm,
+            read_write: false,
+        },
         name: "u0".into(),
     });
     // The clearing shader is wider than WebGPU's defaults allow (512 threads, 20 KB shared).
@@ -240,6 +243,7 @@ pub fn fake_compute(label: &str) -> StageInfo {
         bindings,
         workgroup_size: Some(size),
         workgroup_storage_bytes: shared,
+        required_features: vec![],
     }
 }
 

@@ -18,7 +18,7 @@ mod ops;
 
 pub use f64::F64_WGSL;
 
-use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample};
+use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
 use crate::chunks::signature::ComponentType;
 use crate::ir::{infer_storage, types::StorageMap, Interpolation, Module, ResourceShape, Storage};
 use crate::refusal::{Refusal, RefusalReason, TranslateError};
@@ -162,6 +162,7 @@ pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail
         instruction: Some(i),
         offset: Some(ins.offset),
         opcode: Some(ins.opcode.name()),
+        register: None,
         detail: detail.into(),
     })
 }
@@ -175,6 +176,7 @@ fn refuse_decl(m: &Module<'_>, at: usize, reason: RefusalReason, detail: impl In
         instruction: ins.map(|_| at),
         offset: ins.map(|i| i.offset),
         opcode: ins.map(|i| i.opcode.name()),
+        register: None,
         detail: detail.into(),
     })
 }
@@ -772,12 +774,12 @@ impl Cx<'_, '_> {
                 .types
                 .insert(Type { name: None, inner: TypeInner::Image { dim: idim, arrayed, class } }, Span::UNDEFINED);
             let dim_name = match (idim, arrayed) {
-                (ImageDimension::D1, _) => "1d",
-                (ImageDimension::D2, false) => "2d",
-                (ImageDimension::D2, true) => "2d_array",
-                (ImageDimension::D3, _) => "3d",
-                (ImageDimension::Cube, false) => "cube",
-                (ImageDimension::Cube, true) => "cube_array",
+                (ImageDimension::D1, _) => ViewDimension::D1,
+                (ImageDimension::D2, false) => ViewDimension::D2,
+                (ImageDimension::D2, true) => ViewDimension::D2Array,
+                (ImageDimension::D3, _) => ViewDimension::D3,
+                (ImageDimension::Cube, false) => ViewDimension::Cube,
+                (ImageDimension::Cube, true) => ViewDimension::CubeArray,
             };
             let sample = match (depth, kind) {
                 (true, _) => TextureSample::Depth,
@@ -963,7 +965,7 @@ impl Cx<'_, '_> {
         let m = self.m;
         let (kind, components) = if r.uav {
             let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer {}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", view_name(r)))
+                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer {}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", view_name(r))).with_register(view_slot(r))
             })?;
             if !f.is_32bit() {
                 return Err(refuse_decl(
@@ -980,7 +982,7 @@ impl Cx<'_, '_> {
             (naga_kind(f.scalar()), f.components())
         } else {
             let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == view_register(r)).map(|x| x.1).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV {}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", view_name(r)))
+                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV {}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", view_name(r))).with_register(view_slot(r))
             })?;
             match f {
                 crate::TypedBufferFormat::Float32(n) => (ScalarKind::Float, n),
@@ -1104,7 +1106,7 @@ impl Cx<'_, '_> {
             ));
         }
         let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", view_name(r)))
+            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", view_name(r))).with_register(view_slot(r))
         })?;
         let declared = match ret[0] {
             3 => ScalarKind::Sint,
@@ -1168,10 +1170,10 @@ impl Cx<'_, '_> {
             Span::UNDEFINED,
         );
         let dim_name = match (idim, arrayed) {
-            (ImageDimension::D1, _) => "1d",
-            (ImageDimension::D2, false) => "2d",
-            (ImageDimension::D2, true) => "2d_array",
-            _ => "3d",
+            (ImageDimension::D1, _) => ViewDimension::D1,
+            (ImageDimension::D2, false) => ViewDimension::D2,
+            (ImageDimension::D2, true) => ViewDimension::D2Array,
+            _ => ViewDimension::D3,
         };
         let name = format!("u{}", r.id);
         let gb = self.bind(
@@ -1179,7 +1181,7 @@ impl Cx<'_, '_> {
             BindingClass::UnorderedAccess,
             r.slot,
             r.space,
-            ResourceKind::StorageTexture { dimension: dim_name, format: f.wgsl_name(), read_write: loaded },
+            ResourceKind::StorageTexture { dimension: dim_name, format: f, read_write: loaded },
             &name,
         )?;
         let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
@@ -1410,7 +1412,7 @@ impl Cx<'_, '_> {
                     semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
                     register: reg,
                     location: None,
-                    builtin: Some(name),
+                    builtin: Some(crate::Builtin::from_naga(builtin)),
                     scalar: if_scalar(k),
                     components: n as u8,
                     first_component: first,
@@ -1499,7 +1501,7 @@ impl Cx<'_, '_> {
                         semantic_index: 0,
                         register: 0,
                         location: None,
-                        builtin: Some(name),
+                        builtin: Some(crate::Builtin::from_naga(builtin)),
                         scalar: IfScalar::Uint,
                         components: n as u8,
                         first_component: 0,
@@ -1524,7 +1526,7 @@ impl Cx<'_, '_> {
                         semantic_index: 0,
                         register: 0,
                         location: None,
-                        builtin: Some("sample_mask"),
+                        builtin: Some(crate::Builtin::SampleMask),
                         scalar: IfScalar::Uint,
                         components: 1,
                         first_component: 0,
@@ -1658,7 +1660,7 @@ impl Cx<'_, '_> {
             let v4 = self.ty(kind, 4);
             if stage == ShaderStage::Vertex
                 && sysval == sv::POSITION
-                && out_vars.iter().any(|v: &InterfaceVar| v.builtin == Some("position"))
+                && out_vars.iter().any(|v: &InterfaceVar| v.builtin == Some(crate::Builtin::Position))
             {
                 let at = decls.first().map(|d| d.at).unwrap_or(0);
                 return Err(refuse_decl(
@@ -1704,7 +1706,7 @@ impl Cx<'_, '_> {
                     semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
                     register: reg,
                     location: None,
-                    builtin: Some("clip_distances"),
+                    builtin: Some(crate::Builtin::ClipDistances),
                     scalar: IfScalar::Float,
                     components: clip_mask.count_ones().max(1) as u8,
                     first_component: first,
@@ -1715,7 +1717,7 @@ impl Cx<'_, '_> {
             let mut out_interp = None;
             let (binding, builtin_name, location) = match (stage, sysval) {
                 (ShaderStage::Vertex, sv::POSITION) => {
-                    (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some("position"), None)
+                    (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some(crate::Builtin::Position), None)
                 }
                 (_, 0) | (ShaderStage::Pixel, _) => {
                     let (interpolation, sampling) = if stage == ShaderStage::Vertex {
@@ -1840,7 +1842,7 @@ impl Cx<'_, '_> {
                 semantic_index: 0,
                 register: 0,
                 location: None,
-                builtin: Some(name),
+                builtin: Some(crate::Builtin::from_naga(builtin)),
                 scalar: if_scalar(kind),
                 components: 1,
                 first_component: 0,
@@ -1874,7 +1876,7 @@ impl Cx<'_, '_> {
             offset = offset.next_multiple_of(16);
             member_src.push(clip_lanes[0].0);
         }
-        if stage == ShaderStage::Vertex && !out_vars.iter().any(|v| v.builtin == Some("position")) {
+        if stage == ShaderStage::Vertex && !out_vars.iter().any(|v| v.builtin == Some(crate::Builtin::Position)) {
             // WGSL requires every vertex shader to output a position; D3D allows none (the
             // output then only feeds stream output or a geometry shader). Adaptation: a zero
             // position, documented in docs/compatibility.md.
@@ -2035,10 +2037,11 @@ fn view_register(r: &crate::ir::ResourceDecl) -> crate::ViewRegister {
 
 /// `u3`, or `u3, space1` outside space 0: the register as the view-format setting names it.
 fn view_name(r: &crate::ir::ResourceDecl) -> String {
-    let class = if r.uav { 'u' } else { 't' };
-    if r.space == 0 {
-        format!("{class}{}", r.slot)
-    } else {
-        format!("{class}{}, space{}", r.slot, r.space)
-    }
+    view_slot(r).to_string()
+}
+
+/// The register a view is declared at.
+fn view_slot(r: &crate::ir::ResourceDecl) -> BindingSlot {
+    let class = if r.uav { BindingClass::UnorderedAccess } else { BindingClass::ShaderResource };
+    BindingSlot { class, slot: r.slot, space: r.space }
 }

@@ -18,6 +18,7 @@ pub use operand::{ComponentSelect, Index, Modifier, Operand, OperandType};
 
 /// The pipeline stage of a program (the version token's program type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum ShaderStage {
     /// Program type 0.
     Pixel,

@@ -1,7 +1,7 @@
 //! Helpers for the test files that run translations through the conformance runner's device
 //! (`mod common;` in each).
 
-use dxbc_wgsl_build::conformance::Device;
+use dxbc_wgsl_gpu::conformance::Device;
 
 /// A device, or `None` (with a message) when `DXBC_WGSL_SKIP_GPU=1`; fails when no adapter exists.
 pub fn device(test: &str) -> Option<Device> {

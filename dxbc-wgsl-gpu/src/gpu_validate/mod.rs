@@ -7,7 +7,7 @@
 //! inputs, the stages' interface against each other, the render states and target formats, and
 //! the device's limits (WebGPU's defaults: 16 sampled textures per stage, 16 inter-stage
 //! variables, ...). The descriptors are the generated code's ([`descriptors::effect_pipelines`],
-//! built from the same [`PipelinePlan`](crate::plan::PipelinePlan) and pass states), with the
+//! built from the same [`PipelinePlan`](dxbc_wgsl_build::plan::PipelinePlan) and pass states), with the
 //! target formats chosen as documented there.
 //!
 //! ```no_run
@@ -33,13 +33,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::compile::CompiledEffect;
-use crate::diag::Diagnostic;
-use crate::effect::ShaderRef;
 pub use descriptors::{
     effect_pipelines, shader_pipeline, ComputePipelineDesc, EffectPipeline, PipelineDesc, RenderPipelineDesc,
     ShaderDesc,
 };
+use dxbc_wgsl_build::compile::CompiledEffect;
+use dxbc_wgsl_build::diag::Diagnostic;
+use dxbc_wgsl_build::effect::ShaderRef;
 
 /// What a machine without a GPU needs, part of the error when no adapter is found.
 pub const NO_ADAPTER_HINT: &str = "no GPU adapter found. On a machine without a GPU install Mesa's software \

@@ -230,7 +230,12 @@ impl Device {
 
     /// A zero-filled texture view standing in for an SRV the case does not bind (D3D reads 0
     /// from a null view).
-    pub fn placeholder_texture(&self, dimension: &str, sample: TextureSample, multisampled: bool) -> wgpu::TextureView {
+    pub fn placeholder_texture(
+        &self,
+        dimension: dxbc_wgsl::ViewDimension,
+        sample: TextureSample,
+        multisampled: bool,
+    ) -> wgpu::TextureView {
         let key = format!("{dimension}/{sample:?}/{multisampled}");
         if let Some(v) = self.placeholders.borrow().get(&key) {
             return v.clone();
@@ -248,12 +253,8 @@ impl Device {
             TextureSample::Uint => wgpu::TextureFormat::Rgba32Uint,
             TextureSample::Depth => wgpu::TextureFormat::Depth32Float,
         };
-        let (tex_dim, layers, view_dim) = view_dimension(dimension);
-        let layers = if matches!(view_dim, wgpu::TextureViewDimension::Cube | wgpu::TextureViewDimension::CubeArray) {
-            6
-        } else {
-            layers
-        };
+        let (tex_dim, layers) = crate::wgpu_map::texture_shape(dimension);
+        let view_dim = crate::wgpu_map::view_dimension(dimension);
         let mut usage = wgpu::TextureUsages::TEXTURE_BINDING;
         if multisampled || sample == TextureSample::Depth {
             usage |= wgpu::TextureUsages::RENDER_ATTACHMENT;
@@ -272,18 +273,6 @@ impl Device {
             texture.create_view(&wgpu::TextureViewDescriptor { dimension: Some(view_dim), ..Default::default() });
         self.placeholders.borrow_mut().insert(key, view.clone());
         view
-    }
-}
-
-/// `(texture dimension, layers, view dimension)` for a WGSL view dimension name.
-pub fn view_dimension(name: &str) -> (wgpu::TextureDimension, u32, wgpu::TextureViewDimension) {
-    match name {
-        "1d" => (wgpu::TextureDimension::D1, 1, wgpu::TextureViewDimension::D1),
-        "2d_array" => (wgpu::TextureDimension::D2, 1, wgpu::TextureViewDimension::D2Array),
-        "cube" => (wgpu::TextureDimension::D2, 6, wgpu::TextureViewDimension::Cube),
-        "cube_array" => (wgpu::TextureDimension::D2, 6, wgpu::TextureViewDimension::CubeArray),
-        "3d" => (wgpu::TextureDimension::D3, 1, wgpu::TextureViewDimension::D3),
-        _ => (wgpu::TextureDimension::D2, 1, wgpu::TextureViewDimension::D2),
     }
 }
 

@@ -13,7 +13,7 @@ use super::draw::{
     placeholder, translate_error, uniform_buffer, Bound, ColorTarget, DepthTarget, Draw, DrawError, Program, Renderer,
     VertexInput,
 };
-use super::gpu::{view_dimension, Device};
+use super::gpu::Device;
 use super::report::{Record, SkipReason, Source, Status};
 
 /// Width and height of the default render target.
@@ -999,7 +999,7 @@ fn bind(
                     texture
                 }
             };
-            let (_, _, view_dim) = view_dimension(dimension);
+            let view_dim = crate::wgpu_map::view_dimension(*dimension);
             let layer_count = match view_dim {
                 wgpu::TextureViewDimension::D2 | wgpu::TextureViewDimension::D1 | wgpu::TextureViewDimension::D3 => {
                     Some(1)

@@ -1,9 +1,8 @@
 //! Pipelines and draws of translated shaders, bound by the translator's binding plan.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
-use dxbc_wgsl::bindings::{ResourceBinding, ResourceKind, TextureSample};
+use dxbc_wgsl::bindings::{ResourceBinding, ResourceKind};
 use dxbc_wgsl::{ShaderStage, Translation};
 
 use super::gpu::{one_line, Device};
@@ -22,25 +21,17 @@ pub struct Program {
     pub bindings: Vec<ResourceBinding>,
     /// The translation it came from (`None` for our hand-written vertex shaders).
     pub translation: Option<Translation>,
-    /// Access of each storage-texture binding (binding number), read from the module.
-    pub storage_access: Vec<(u32, wgpu::StorageTextureAccess)>,
 }
 
 impl Program {
     /// A translated shader.
     pub fn from_translation(t: Translation) -> Self {
-        let storage_access = if t.bindings.iter().any(|b| matches!(b.kind, ResourceKind::StorageTexture { .. })) {
-            storage_access(&t.wgsl)
-        } else {
-            Vec::new()
-        };
         Self {
             wgsl: t.wgsl.clone(),
             entry: t.entry_point.clone(),
             stage: t.stage,
             bindings: t.bindings.clone(),
             translation: Some(t),
-            storage_access,
         }
     }
 
@@ -69,135 +60,13 @@ pub fn fullscreen_vs_for(ps: &Program) -> Result<Program, String> {
 /// [`fullscreen_vs_for`] with every corner's clip-space `w` set to `w` (x and y scaled by it, so
 /// the triangle covers the same pixels): for testing `SV_Position.w`.
 pub fn fullscreen_vs_with_w(ps: &Program, w: f32) -> Result<Program, String> {
-    let module = naga::front::wgsl::parse_str(&ps.wgsl).map_err(|e| format!("re-parsing the pixel shader: {e}"))?;
-    let ep = module
-        .entry_points
-        .iter()
-        .find(|e| e.name == ps.entry)
-        .ok_or_else(|| format!("entry point `{}` not found", ps.entry))?;
-    let mut locations: Vec<(u32, String, String)> = Vec::new();
-    let mut visit = |binding: &Option<naga::Binding>, ty: naga::Handle<naga::Type>| {
-        if let Some(naga::Binding::Location { location, interpolation, sampling, .. }) = binding {
-            let ty_text = wgsl_type(&module, ty);
-            let mut attr = String::new();
-            match interpolation {
-                Some(naga::Interpolation::Flat) => attr.push_str("@interpolate(flat) "),
-                Some(naga::Interpolation::Linear) => {
-                    let _ = write!(attr, "@interpolate(linear{}) ", sampling_text(*sampling));
-                }
-                Some(naga::Interpolation::Perspective) | None => {
-                    let _ = write!(attr, "@interpolate(perspective{}) ", sampling_text(*sampling));
-                }
-                Some(naga::Interpolation::PerVertex) => {}
-            }
-            locations.push((*location, attr, ty_text));
-        }
-    };
-    for arg in &ep.function.arguments {
-        if let naga::TypeInner::Struct { members, .. } = &module.types[arg.ty].inner {
-            for m in members {
-                visit(&m.binding, m.ty);
-            }
-        } else {
-            visit(&arg.binding, arg.ty);
-        }
-    }
-    locations.sort();
-    let mut s = String::from("struct VsOut {\n    @builtin(position) position: vec4<f32>,\n");
-    for (loc, attr, ty) in &locations {
-        let _ = writeln!(s, "    @location({loc}) {attr}v{loc}: {ty},");
-    }
-    s.push_str(
-        "}\n\n@vertex\nfn main(@builtin(vertex_index) i: u32) -> VsOut {\n    \
-         var corners = array<vec2<f32>, 3>(vec2<f32>(-1.0, -1.0), vec2<f32>(-1.0, 3.0), vec2<f32>(3.0, -1.0));\n    \
-         var o: VsOut;\n",
-    );
-    let _ = writeln!(s, "    o.position = vec4<f32>(corners[i] * {w:?}, 0.0, {w:?});");
-    for (loc, _, ty) in &locations {
-        let _ = writeln!(s, "    o.v{loc} = {ty}();");
-    }
-    s.push_str("    return o;\n}\n");
     Ok(Program {
-        wgsl: s,
+        wgsl: crate::fullscreen::fullscreen_vs(&ps.wgsl, &ps.entry, w)?,
         entry: "main".into(),
         stage: ShaderStage::Vertex,
         bindings: Vec::new(),
         translation: None,
-        storage_access: Vec::new(),
     })
-}
-
-/// The access mode of every storage texture a module declares, by binding number. The binding
-/// plan names the format but not the access (`write` or `read_write`), which the layout needs.
-pub(crate) fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
-    let Ok(module) = naga::front::wgsl::parse_str(wgsl) else { return Vec::new() };
-    let mut out = Vec::new();
-    for (_, g) in module.global_variables.iter() {
-        let (Some(rb), naga::TypeInner::Image { class: naga::ImageClass::Storage { access, .. }, .. }) =
-            (&g.binding, &module.types[g.ty].inner)
-        else {
-            continue;
-        };
-        let a = if access.contains(naga::StorageAccess::LOAD | naga::StorageAccess::STORE) {
-            wgpu::StorageTextureAccess::ReadWrite
-        } else if access.contains(naga::StorageAccess::LOAD) {
-            wgpu::StorageTextureAccess::ReadOnly
-        } else {
-            wgpu::StorageTextureAccess::WriteOnly
-        };
-        out.push((rb.binding, a));
-    }
-    out
-}
-
-/// The wgpu texture format of a WGSL storage texel format name.
-pub fn storage_format(name: &str) -> Option<wgpu::TextureFormat> {
-    use wgpu::TextureFormat as F;
-    Some(match name {
-        "r32float" => F::R32Float,
-        "r32uint" => F::R32Uint,
-        "r32sint" => F::R32Sint,
-        "rg32float" => F::Rg32Float,
-        "rg32uint" => F::Rg32Uint,
-        "rg32sint" => F::Rg32Sint,
-        "rgba32float" => F::Rgba32Float,
-        "rgba32uint" => F::Rgba32Uint,
-        "rgba32sint" => F::Rgba32Sint,
-        "rgba16float" => F::Rgba16Float,
-        "rgba16uint" => F::Rgba16Uint,
-        "rgba16sint" => F::Rgba16Sint,
-        "rgba8unorm" => F::Rgba8Unorm,
-        "rgba8snorm" => F::Rgba8Snorm,
-        "rgba8uint" => F::Rgba8Uint,
-        "rgba8sint" => F::Rgba8Sint,
-        "bgra8unorm" => F::Bgra8Unorm,
-        _ => return None,
-    })
-}
-
-/// The sampling of `@interpolate(...)`, explicit: a pixel-shader input without attributes is
-/// `perspective, center` in naga, and wgpu compares the sampling of both sides exactly, so the
-/// vertex output must say `center` too.
-fn sampling_text(s: Option<naga::Sampling>) -> &'static str {
-    match s {
-        Some(naga::Sampling::Centroid) => ", centroid",
-        Some(naga::Sampling::Sample) => ", sample",
-        Some(naga::Sampling::Center) => ", center",
-        _ => "",
-    }
-}
-
-fn wgsl_type(module: &naga::Module, ty: naga::Handle<naga::Type>) -> String {
-    let scalar = |s: naga::Scalar| match s.kind {
-        naga::ScalarKind::Sint => "i32",
-        naga::ScalarKind::Uint => "u32",
-        _ => "f32",
-    };
-    match module.types[ty].inner {
-        naga::TypeInner::Vector { size, scalar: s } => format!("vec{}<{}>", size as u8, scalar(s)),
-        naga::TypeInner::Scalar(s) => scalar(s).to_string(),
-        _ => "vec4<f32>".to_string(),
-    }
 }
 
 /// A resource bound to one binding of the plan.
@@ -556,57 +425,11 @@ fn layout_for(device: &wgpu::Device, p: &Program) -> wgpu::BindGroupLayout {
         .map(|b| wgpu::BindGroupLayoutEntry {
             binding: b.binding,
             visibility,
-            ty: match &b.kind {
-                ResourceKind::StorageTexture { dimension, format, .. } => wgpu::BindingType::StorageTexture {
-                    access: p
-                        .storage_access
-                        .iter()
-                        .find(|(n, _)| *n == b.binding)
-                        .map(|x| x.1)
-                        .unwrap_or(wgpu::StorageTextureAccess::WriteOnly),
-                    format: storage_format(format).unwrap_or(wgpu::TextureFormat::R32Uint),
-                    view_dimension: super::gpu::view_dimension(dimension).2,
-                },
-                other => binding_type(other),
-            },
+            ty: crate::wgpu_map::binding_type(&b.kind),
             count: None,
         })
         .collect();
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &entries })
-}
-
-/// The layout entry type of a plan binding.
-pub fn binding_type(kind: &ResourceKind) -> wgpu::BindingType {
-    match kind {
-        ResourceKind::UniformBuffer { size_bytes } => wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: wgpu::BufferSize::new(u64::from(*size_bytes)),
-        },
-        ResourceKind::Sampler { comparison: true } => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
-        ResourceKind::Sampler { comparison: false } => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-        ResourceKind::Texture { dimension, sample, multisampled } => wgpu::BindingType::Texture {
-            sample_type: match sample {
-                TextureSample::Float => wgpu::TextureSampleType::Float { filterable: true },
-                TextureSample::UnfilterableFloat => wgpu::TextureSampleType::Float { filterable: false },
-                TextureSample::Sint => wgpu::TextureSampleType::Sint,
-                TextureSample::Uint => wgpu::TextureSampleType::Uint,
-                TextureSample::Depth => wgpu::TextureSampleType::Depth,
-            },
-            view_dimension: super::gpu::view_dimension(dimension).2,
-            multisampled: *multisampled,
-        },
-        ResourceKind::StorageBuffer { read_only } => wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        ResourceKind::StorageTexture { dimension, format, .. } => wgpu::BindingType::StorageTexture {
-            access: wgpu::StorageTextureAccess::WriteOnly,
-            format: storage_format(format).unwrap_or(wgpu::TextureFormat::R32Uint),
-            view_dimension: super::gpu::view_dimension(dimension).2,
-        },
-    }
 }
 
 /// A uniform buffer holding `words` then zeros up to `size_bytes` (at least 16 bytes).
@@ -627,7 +450,7 @@ pub fn placeholder(dev: &Device, b: &ResourceBinding) -> Bound {
             ..Default::default()
         })),
         ResourceKind::Texture { dimension, sample, multisampled } => {
-            Bound::View(dev.placeholder_texture(dimension, *sample, *multisampled))
+            Bound::View(dev.placeholder_texture(*dimension, *sample, *multisampled))
         }
         ResourceKind::StorageBuffer { .. } | ResourceKind::StorageTexture { .. } => {
             Bound::Buffer(dev.buffer("placeholder storage", &[0; 16], wgpu::BufferUsages::STORAGE))

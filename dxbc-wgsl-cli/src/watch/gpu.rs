@@ -1,14 +1,14 @@
 //! `watch --gpu` (feature `gpu`): the watcher validates through
-//! [`GpuValidator`](crate::gpu_validate::GpuValidator), which creates every shader module and
+//! [`GpuValidator`](dxbc_wgsl_gpu::gpu_validate::GpuValidator), which creates every shader module and
 //! every pass × permutation's render pipeline (or compute pipeline) with exactly the generated
 //! code's bind group layouts, vertex buffer layout and render states, on one device kept for the
 //! whole session (modules cached by WGSL, pipeline verdicts by descriptor; the pipelines of an
 //! effect are created on every core).
 
 use super::Validate;
-use crate::compile::CompiledEffect;
-pub use crate::gpu_validate::GpuValidator;
-use crate::gpu_validate::Severity;
+use dxbc_wgsl_build::compile::CompiledEffect;
+pub use dxbc_wgsl_gpu::gpu_validate::GpuValidator;
+use dxbc_wgsl_gpu::gpu_validate::Severity;
 
 impl Validate for GpuValidator {
     fn describe(&self) -> String {

@@ -26,11 +26,11 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::builder::{candidate_inputs, write_atomic_with};
-use crate::compile::{self, CompiledEffect, CompiledShader, Translator, Variant};
-use crate::effect::ShaderRef;
-use crate::stage::StageInfo;
-use crate::{Diagnostics, Effect};
+use dxbc_wgsl_build::builder::{candidate_inputs, write_atomic_with};
+use dxbc_wgsl_build::compile::{self, CompiledEffect, CompiledShader, Translator, Variant};
+use dxbc_wgsl_build::effect::ShaderRef;
+use dxbc_wgsl_build::stage::StageInfo;
+use dxbc_wgsl_build::{Diagnostics, Effect};
 
 pub mod bench;
 #[cfg(feature = "gpu")]
@@ -1166,7 +1166,7 @@ impl<V: Validate> Watcher<V> {
         let out = self.out.as_ref().expect("checked by the caller");
         let module = &compiled.effect.module;
         let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-        files.push((out.join(format!("{module}.rs")), crate::generate(compiled).into_bytes()));
+        files.push((out.join(format!("{module}.rs")), dxbc_wgsl_build::generate(compiled).into_bytes()));
         let dir = out.join(module);
         for (name, s) in effect_wgsl_files(compiled) {
             files.push((dir.join(name), s.info.wgsl.clone().into_bytes()));
@@ -1420,7 +1420,7 @@ struct CacheTranslator<'a> {
 
 impl Translator for CacheTranslator<'_> {
     fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        let options = crate::compile::translate_options(shader)?;
+        let options = dxbc_wgsl_build::compile::translate_options(shader)?;
         // The view formats are part of what is translated.
         let key = if shader.view_formats.is_empty() {
             sha(bytes)

@@ -35,8 +35,11 @@ use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use dxbc_wgsl_build::compile::{self, DirectTranslator};
 use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
-use dxbc_wgsl_build::{watch, Effect};
+use dxbc_wgsl_build::Effect;
+use dxbc_wgsl_cli::watch;
 
+#[cfg(feature = "gpu")]
+mod conformance_cmd;
 mod qualify;
 
 #[derive(Parser)]
@@ -218,7 +221,7 @@ type BoxedValidator = Box<dyn watch::Validate + Send>;
 
 #[cfg(feature = "gpu")]
 fn gpu_validator(adapter: Option<&str>) -> anyhow::Result<BoxedValidator> {
-    Ok(Box::new(dxbc_wgsl_build::gpu_validate::GpuValidator::new(adapter)?))
+    Ok(Box::new(dxbc_wgsl_gpu::gpu_validate::GpuValidator::new(adapter)?))
 }
 
 #[cfg(not(feature = "gpu"))]
@@ -239,7 +242,7 @@ fn paths_or_workspace(paths: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
     if !paths.is_empty() {
         return Ok(paths);
     }
-    let effects = dxbc_wgsl_build::workspace::effects(&std::env::current_dir()?)?;
+    let effects = dxbc_wgsl_cli::workspace::effects(&std::env::current_dir()?)?;
     let cwd = std::env::current_dir()?;
     Ok(effects.into_iter().map(|e| e.strip_prefix(&cwd).map(PathBuf::from).unwrap_or(e)).collect())
 }
@@ -410,7 +413,7 @@ fn watch_command(paths: Vec<PathBuf>, out: Option<PathBuf>, gpu: &GpuArgs, debou
 
 #[cfg(feature = "gpu")]
 fn conformance(paths: Vec<PathBuf>, json: Option<PathBuf>) -> anyhow::Result<()> {
-    if !dxbc_wgsl_build::conformance::cli(&paths, json.as_deref())? {
+    if !conformance_cmd::cli(&paths, json.as_deref())? {
         // The summary line stays the last line: no `error:` after it.
         std::process::exit(1);
     }
@@ -428,9 +431,9 @@ const NO_GPU_FEATURE: &str =
 
 #[cfg(feature = "gpu")]
 fn adapters() -> anyhow::Result<()> {
-    let all = dxbc_wgsl_build::gpu_validate::adapters();
+    let all = dxbc_wgsl_gpu::gpu_validate::adapters();
     if all.is_empty() {
-        bail!("{}", dxbc_wgsl_build::gpu_validate::NO_ADAPTER_HINT);
+        bail!("{}", dxbc_wgsl_gpu::gpu_validate::NO_ADAPTER_HINT);
     }
     for a in all {
         println!("{a}");
@@ -447,7 +450,7 @@ fn adapters() -> anyhow::Result<()> {
 /// translation, so a missing adapter fails at once).
 #[cfg(feature = "gpu")]
 fn qualify_gpu(adapter: Option<&str>) -> anyhow::Result<qualify::Gpu> {
-    let v = dxbc_wgsl_build::gpu_validate::GpuValidator::new(adapter)?;
+    let v = dxbc_wgsl_gpu::gpu_validate::GpuValidator::new(adapter)?;
     Ok(qualify::Gpu { adapter: v.adapter_name(), check: Box::new(move |t| v.validate_shader(t)) })
 }
 
@@ -460,7 +463,7 @@ fn qualify_gpu(_adapter: Option<&str>) -> anyhow::Result<qualify::Gpu> {
 /// Returns whether the device accepted everything (missing features aside).
 #[cfg(feature = "gpu")]
 fn effect_gpu(compiled: &compile::CompiledEffect, adapter: Option<&str>) -> anyhow::Result<bool> {
-    use dxbc_wgsl_build::gpu_validate::{effect_pipelines, GpuValidator, Severity};
+    use dxbc_wgsl_gpu::gpu_validate::{effect_pipelines, GpuValidator, Severity};
     let v = GpuValidator::new(adapter)?;
     let variants = effect_pipelines(compiled).len();
     let issues = v.validate_effect(compiled);

@@ -79,13 +79,15 @@ fn usage_errors_are_one_line_with_status_1() {
     assert!(run(&["--help"]).status.success());
 }
 
-mod common;
+/// The RDEF container writer the build crate's reflection tests use.
+#[path = "../../dxbc-wgsl-build/tests/common/rdef.rs"]
+mod rdef;
 
 /// `layouts`: the packing-rule layout with the verdict, the Rust struct with `--rust`; exit 1 when
 /// the reflection's offsets are not the packing rules'.
 #[test]
 fn layouts_print_the_packed_layout_and_the_verdict() {
-    use common::rdef::{self, float, matrix, strukt, var, Cbuffer};
+    use rdef::{float, matrix, strukt, var, Cbuffer};
     let dir = tempfile::tempdir().unwrap();
     let cb = |m_offset| Cbuffer {
         name: "$Globals".into(),
@@ -118,4 +120,31 @@ fn layouts_print_the_packed_layout_and_the_verdict() {
     );
     // The table shows the compiler's offset, and the rules' beside it where they differ.
     assert!(text.contains("c2          64  row_major float4x4           m (rules: c1)"), "{text}");
+}
+
+/// `translate --symbol` reads one array of an fxc `/Fh` header and translates it exactly as the
+/// raw blob (the header reader itself is tested in dxbc-wgsl-build's `fxc_header.rs`).
+#[test]
+fn translate_reads_a_header_array_by_symbol() {
+    let blobs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/shaders/directxtk/BasicEffect");
+    let vs = std::fs::read(blobs.join("BasicEffect_VSBasicTx.dxbc")).unwrap();
+    let ps = std::fs::read(blobs.join("BasicEffect_PSBasicTx.dxbc")).unwrap();
+    let array = |name: &str, bytes: &[u8]| {
+        let cells: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+        format!("const BYTE {name}[] =\n{{\n    {}\n}};\n", cells.join(", "))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let header = dir.path().join("basic.h");
+    std::fs::write(&header, array("g_vs", &vs) + &array("g_ps", &ps)).unwrap();
+    let from_header = run(&["translate", header.to_str().unwrap(), "--symbol", "g_vs"]);
+    assert!(from_header.status.success(), "{}", String::from_utf8_lossy(&from_header.stderr));
+    let from_blob = run(&["translate", blobs.join("BasicEffect_VSBasicTx.dxbc").to_str().unwrap()]);
+    assert!(from_blob.status.success());
+    assert!(!from_blob.stdout.is_empty());
+    assert_eq!(from_header.stdout, from_blob.stdout);
+    // Two arrays and no symbol: ambiguous, and the error names both.
+    let ambiguous = run(&["translate", header.to_str().unwrap()]);
+    assert!(!ambiguous.status.success());
+    let err = String::from_utf8_lossy(&ambiguous.stderr);
+    assert!(err.contains("g_vs") && err.contains("g_ps"), "{err}");
 }

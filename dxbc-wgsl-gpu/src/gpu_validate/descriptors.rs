@@ -3,14 +3,15 @@
 
 use std::fmt::Write as _;
 
-use crate::compile::CompiledEffect;
-use crate::effect::states::{
+use dxbc_wgsl::{InterfaceVar as Interface, ResourceBinding as Binding, ScalarKind};
+use dxbc_wgsl_build::compile::CompiledEffect;
+use dxbc_wgsl_build::effect::states::{
     Blend, BlendOp, Comparison, CullMode, DepthStencilDesc, PassStates, StencilFace, StencilOp, Topology,
 };
-use crate::effect::Stage;
-use crate::plan::{self, PipelinePlan, RenderVariant, VariantPlan};
-use crate::stage::{Binding, BindingKind, Interface, SampleType, ScalarKind, StageInfo};
-use crate::vertex::VertexFormat;
+use dxbc_wgsl_build::effect::Stage;
+use dxbc_wgsl_build::plan::{self, PipelinePlan, RenderVariant, VariantPlan};
+use dxbc_wgsl_build::stage::StageInfo;
+use dxbc_wgsl_build::vertex::VertexFormat;
 
 /// Colour target format the validator uses for a `float` pixel-shader output (effects declare
 /// no formats; the generated `create_render_pipeline` takes them from the caller).
@@ -163,7 +164,7 @@ pub fn effect_pipelines(c: &CompiledEffect) -> Vec<EffectPipeline> {
                     PipelineDesc::Compute(ComputePipelineDesc {
                         shader: shader_desc(&cs.labels[0], &cs.info),
                         group: layout_entries(plan.compute_entries(v), Stage::Compute),
-                        features: wgsl_features(&cs.info.wgsl),
+                        features: crate::wgpu_map::features(&cs.info.required_features),
                     })
                 }
             };
@@ -184,7 +185,7 @@ fn render_pipeline(c: &CompiledEffect, plan: &PipelinePlan, pass: usize, v: &Ren
     });
     let mut features = states_features(states);
     for s in std::iter::once(vs).chain(ps) {
-        features |= wgsl_features(&s.info.wgsl);
+        features |= crate::wgpu_map::features(&s.info.required_features);
     }
     let outputs = ps.map(|p| p.info.outputs.as_slice()).unwrap_or_default();
     let desc = RenderPipelineDesc {
@@ -209,7 +210,7 @@ fn with_depth(
     outputs: &[Interface],
     declared: bool,
 ) -> RenderPipelineDesc {
-    let writes_depth = outputs.iter().any(|o| o.builtin.as_deref().is_some_and(|b| b.starts_with("frag_depth")));
+    let writes_depth = outputs.iter().any(|o| o.builtin == Some(dxbc_wgsl::Builtin::FragDepth));
     if declared || writes_depth || d.color_targets.iter().all(Option::is_none) {
         let format = if states.depth_stencil.stencil_enable { DEPTH_STENCIL_FORMAT } else { DEPTH_FORMAT };
         d.depth_stencil = Some(depth_stencil_state(states, format));
@@ -219,20 +220,6 @@ fn with_depth(
 
 fn shader_desc(label: &str, info: &StageInfo) -> ShaderDesc {
     ShaderDesc { label: label.to_string(), wgsl: info.wgsl.clone(), entry_point: info.entry_point.clone() }
-}
-
-/// The features a WGSL module's `enable` directives need (as `dxbc_wgsl::Translation::
-/// required_features` lists them: `clip-distances`, `primitive-index`).
-pub fn wgsl_features(wgsl: &str) -> wgpu::Features {
-    let mut f = wgpu::Features::empty();
-    for line in wgsl.lines().map(str::trim) {
-        match line {
-            "enable clip_distances;" => f |= wgpu::Features::CLIP_DISTANCES,
-            "enable primitive_index;" => f |= wgpu::Features::PRIMITIVE_INDEX,
-            _ => {}
-        }
-    }
-    f
 }
 
 /// wgpu's feature for a WebGPU feature name of `Translation::required_features`.
@@ -291,63 +278,8 @@ pub fn layout_entries(bindings: &[Binding], stage: Stage) -> Vec<wgpu::BindGroup
         .collect()
 }
 
-/// The layout entry type of a binding (the generated code's; storage textures read-write).
-pub fn binding_type(kind: &BindingKind) -> wgpu::BindingType {
-    match kind {
-        BindingKind::UniformBuffer { size_bytes } => wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: wgpu::BufferSize::new(u64::from(*size_bytes)),
-        },
-        BindingKind::StorageBuffer { read_only } => wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        BindingKind::Sampler { comparison } => wgpu::BindingType::Sampler(if *comparison {
-            wgpu::SamplerBindingType::Comparison
-        } else {
-            wgpu::SamplerBindingType::Filtering
-        }),
-        BindingKind::Texture { dimension, sample, multisampled } => wgpu::BindingType::Texture {
-            sample_type: match sample {
-                SampleType::Float => wgpu::TextureSampleType::Float { filterable: true },
-                SampleType::UnfilterableFloat => wgpu::TextureSampleType::Float { filterable: false },
-                SampleType::Sint => wgpu::TextureSampleType::Sint,
-                SampleType::Uint => wgpu::TextureSampleType::Uint,
-                SampleType::Depth => wgpu::TextureSampleType::Depth,
-            },
-            view_dimension: view_dimension(dimension),
-            multisampled: *multisampled,
-        },
-        BindingKind::StorageTexture { dimension, format, read_write } => wgpu::BindingType::StorageTexture {
-            access: if *read_write {
-                wgpu::StorageTextureAccess::ReadWrite
-            } else {
-                wgpu::StorageTextureAccess::WriteOnly
-            },
-            format: storage_format(format),
-            view_dimension: view_dimension(dimension),
-        },
-    }
-}
-
-/// The view dimension of a WGSL dimension name (`2d` when unknown, as the generated code).
-pub fn view_dimension(d: &str) -> wgpu::TextureViewDimension {
-    match d {
-        "1d" => wgpu::TextureViewDimension::D1,
-        "2d_array" => wgpu::TextureViewDimension::D2Array,
-        "cube" => wgpu::TextureViewDimension::Cube,
-        "cube_array" => wgpu::TextureViewDimension::CubeArray,
-        "3d" => wgpu::TextureViewDimension::D3,
-        _ => wgpu::TextureViewDimension::D2,
-    }
-}
-
-/// The texture format of a WGSL storage texel format name.
-pub fn storage_format(name: &str) -> wgpu::TextureFormat {
-    crate::conformance::draw::storage_format(name).unwrap_or(wgpu::TextureFormat::R32Uint)
-}
+/// The layout entry type of a binding (the generated code's).
+pub use crate::wgpu_map::binding_type;
 
 /// The wgpu vertex format of a [`VertexFormat`] (by its variant name).
 pub fn vertex_format(f: &VertexFormat) -> wgpu::VertexFormat {
@@ -662,37 +594,22 @@ pub fn multisample_state(s: &PassStates) -> wgpu::MultisampleState {
 pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, String> {
     let info =
         StageInfo::from_translation(t).ok_or_else(|| format!("{} shaders have no WebGPU pipeline", t.stage.name()))?;
-    let mut features = wgpu::Features::empty();
-    for name in &t.required_features {
-        features |= feature_by_name(name).ok_or_else(|| format!("unknown required feature `{name}`"))?;
-    }
+    let features = crate::wgpu_map::features(&t.required_features);
     let label = "the shader".to_string();
     let own = shader_desc(&label, &info);
-    let storage = storage_access(&t.wgsl);
-    let entries = |stage: Stage| {
-        let mut e = layout_entries(&plan::group_entries(&info.bindings), stage);
-        for entry in &mut e {
-            if let wgpu::BindingType::StorageTexture { access, .. } = &mut entry.ty {
-                if let Some((_, a)) = storage.iter().find(|(b, _)| *b == entry.binding) {
-                    *access = *a;
-                }
-            }
-        }
-        e
-    };
+    let entries = |stage: Stage| layout_entries(&plan::group_entries(&info.bindings), stage);
     let states = PassStates::default();
     match info.stage {
         Stage::Compute => {
             Ok(PipelineDesc::Compute(ComputePipelineDesc { shader: own, group: entries(Stage::Compute), features }))
         }
         Stage::Pixel => {
-            let program = crate::conformance::draw::Program::from_translation(t.clone());
-            let vs = crate::conformance::draw::fullscreen_vs_for(&program)?;
+            let vs = crate::fullscreen::fullscreen_vs(&t.wgsl, &t.entry_point, 1.0)?;
             let d = RenderPipelineDesc {
                 vertex: ShaderDesc {
                     label: "a full-screen vertex shader".into(),
-                    wgsl: vs.wgsl,
-                    entry_point: vs.entry,
+                    wgsl: vs,
+                    entry_point: "main".into(),
                 },
                 pixel: Some(own),
                 groups: [Vec::new(), entries(Stage::Pixel)],
@@ -728,15 +645,6 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
     }
 }
 
-/// The access of every storage texture a module declares, by binding number (the conformance
-/// runner's reading of the module; skipped when the WGSL declares none).
-fn storage_access(wgsl: &str) -> Vec<(u32, wgpu::StorageTextureAccess)> {
-    if !wgsl.contains("texture_storage_") {
-        return Vec::new();
-    }
-    crate::conformance::draw::storage_access(wgsl)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -767,37 +675,23 @@ mod tests {
             };
             assert_eq!(text, c.wgpu());
         }
-        for (f, _) in crate::vertex::FORMATS {
+        for (f, _) in dxbc_wgsl_build::vertex::FORMATS {
             assert_eq!(format!("{:?}", vertex_format(f)), f.wgpu);
         }
-        for name in [
-            "bgra8unorm",
-            "r32float",
-            "r32uint",
-            "r32sint",
-            "rg32float",
-            "rg32uint",
-            "rg32sint",
-            "rgba32float",
-            "rgba32uint",
-            "rgba32sint",
-            "rgba16float",
-            "rgba16uint",
-            "rgba16sint",
-            "rgba8unorm",
-            "rgba8snorm",
-            "rgba8uint",
-            "rgba8sint",
-        ] {
-            assert_eq!(format!("{:?}", storage_format(name)), crate::codegen::texture_format(name));
+        for f in dxbc_wgsl::TexelFormat::ALL {
+            assert_eq!(
+                format!("{:?}", crate::wgpu_map::texture_format(f)),
+                dxbc_wgsl_build::codegen::texture_format(&f)
+            );
         }
     }
 
     #[test]
-    fn wgsl_enable_directives_give_features() {
-        let f = wgsl_features("// x\nenable clip_distances;\nenable primitive_index;\n\nfn main() {}\n");
+    fn required_features_map_to_wgpu_features() {
+        let f = crate::wgpu_map::features(&dxbc_wgsl::WebGpuFeature::ALL);
         assert_eq!(f, wgpu::Features::CLIP_DISTANCES | wgpu::Features::PRIMITIVE_INDEX);
-        assert_eq!(wgsl_features("fn main() {}\n"), wgpu::Features::empty());
+        assert_eq!(crate::wgpu_map::features(&[]), wgpu::Features::empty());
         assert_eq!(feature_names(wgpu::Features::DEPTH_CLIP_CONTROL), ["depth-clip-control"]);
+        assert_eq!(feature_names(f), ["clip-distances", "primitive-index"]);
     }
 }

@@ -19,8 +19,8 @@ use dxbc_wgsl::classify::{classify, BlobKind};
 use dxbc_wgsl::{TranslateError, TranslateOptions};
 use dxbc_wgsl_build::compile;
 use dxbc_wgsl_build::effect::ShaderRef;
-use dxbc_wgsl_build::watch::{input_kind as kind_of, InputKind as FileKind};
 use dxbc_wgsl_build::Effect;
+use dxbc_wgsl_cli::watch::{input_kind as kind_of, InputKind as FileKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -459,7 +459,7 @@ pub fn qualify(
     let (inputs, empty_headers) = discover(paths)?;
     if tint {
         // Fail before the work, not after it.
-        dxbc_wgsl_build::tint::available()?;
+        dxbc_wgsl_cli::tint::available()?;
     }
     progress.set_length(inputs.len() as u64);
 
@@ -490,7 +490,7 @@ pub fn qualify(
         let checked: Vec<(usize, &str)> =
             wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, w))).collect();
         let codes: Vec<&str> = checked.iter().map(|(_, w)| *w).collect();
-        let verdicts = dxbc_wgsl_build::tint::check(&codes)?;
+        let verdicts = dxbc_wgsl_cli::tint::check(&codes)?;
         for (v, (i, _)) in verdicts.iter().zip(&checked) {
             let r = &mut records[*i];
             r.tint = Some(v.ok);

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _};
 
 use super::{normalize, Change, Event, Options, Report, Status, Validate, Watcher};
-use crate::builder::candidate_inputs;
-use crate::Effect;
+use dxbc_wgsl_build::builder::candidate_inputs;
+use dxbc_wgsl_build::Effect;
 
 /// What to measure.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use dxbc_wgsl_build::compile::CompiledEffect;
-use dxbc_wgsl_build::watch::{
+use dxbc_wgsl_cli::watch::{
     Change, Event, Movement, NoValidation, Options, Report, Running, Status, Validate, Watcher,
 };
 
@@ -441,7 +441,7 @@ fn qualify_without_paths_takes_the_workspace_effects() {
     // example-engine declares BasicEffect (42 blobs) and DualTextureEffect (6).
     assert!(text.trim_end().ends_with("qualified: 48, unsupported: 0, failed: 0"), "{text}");
 
-    let effects = dxbc_wgsl_build::workspace::effects(&repo()).unwrap();
+    let effects = dxbc_wgsl_cli::workspace::effects(&repo()).unwrap();
     let names: Vec<String> = effects.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
     assert_eq!(names, ["basic.effect.toml", "dual_texture.effect.toml"]);
 
@@ -455,7 +455,7 @@ fn qualify_without_paths_takes_the_workspace_effects() {
 
 #[test]
 fn the_benchmark_measures_every_edit() {
-    let config = dxbc_wgsl_build::watch::bench::Config {
+    let config = dxbc_wgsl_cli::watch::bench::Config {
         effect: repo().join("example-engine/effects/dual_texture.effect.toml"),
         blob: "DualTextureEffect_VSDualTexture.dxbc".into(),
         alternative: "DualTextureEffect_VSDualTextureVc.dxbc".into(),
@@ -464,7 +464,7 @@ fn the_benchmark_measures_every_edit() {
         debounce: Duration::from_millis(15),
         timeout: TIMEOUT,
     };
-    let m = dxbc_wgsl_build::watch::bench::run(&config, NoValidation).unwrap();
+    let m = dxbc_wgsl_cli::watch::bench::run(&config, NoValidation).unwrap();
     assert_eq!(m.latency.len(), 6);
     assert!(m.translated.iter().all(|&t| t == 1), "every edit is new content: {:?}", m.translated);
     assert!(m.validated.iter().all(|&v| v == 1), "{:?}", m.validated);
