@@ -12,7 +12,7 @@ use crate::effect::{Effect, ShaderRef};
 use crate::stage::StageInfo;
 
 /// A translation function (the default is [`compile::translate_bytes`]).
-pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, String>;
+pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, compile::ShaderError>;
 
 /// Translates effects at build time and writes their generated Rust into `OUT_DIR`.
 ///
@@ -313,7 +313,7 @@ fn prune_cache(dir: &Path, used: &[String]) {
 }
 
 impl Translator for CachingTranslator {
-    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, compile::ShaderError> {
         let key = cache_key_with(bytes, &shader.view_formats);
         let file = self.cache_dir.join(format!("{key}.json"));
         self.used.push(key);
@@ -323,7 +323,8 @@ impl Translator for CachingTranslator {
                 return Ok(info);
             }
         }
-        let info = (self.translate)(bytes, &compile::translate_options(shader)?)?;
+        let options = compile::translate_options(shader).map_err(compile::ShaderError::Options)?;
+        let info = (self.translate)(bytes, &options)?;
         self.translated += 1;
         let json = serde_json::to_vec(&info).expect("StageInfo serializes");
         if let Err(e) = std::fs::create_dir_all(&self.cache_dir).and_then(|()| write_atomic(&file, &json)) {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, DiagnosticKind, Diagnostics};
 use crate::effect::layout::Rules;
 use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules};
 use crate::reflect::{self, ReflectedLayout};
@@ -142,14 +142,64 @@ pub struct ResourceField {
     pub doc: Option<String>,
 }
 
+/// Why a shader input did not become a [`StageInfo`]: the translator interface's typed error.
+/// Callers match on the variant (a missing file, the refusal and its register); its `Display`
+/// is the one-line message users see.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ShaderError {
+    /// The input file does not exist.
+    #[error("shader file not found: {}", .0.display())]
+    NotFound(PathBuf),
+    /// The input exists but cannot be used: not a regular file, too large, unreadable, neither a
+    /// container nor a header, or no such header array. The message names the path.
+    #[error("{0}")]
+    Input(String),
+    /// The translator refused the shader or could not read it ([`dxbc_wgsl::TranslateError`]).
+    #[error("{0}")]
+    Translate(dxbc_wgsl::TranslateError),
+    /// The translator panicked (a translator bug, reported rather than crashing the build).
+    #[error("internal error: the translator panicked: {0}")]
+    Panic(String),
+    /// A stage effect passes do not have (geometry, hull, domain).
+    #[error("{} shaders cannot be used in an effect pass", .0.name())]
+    Stage(dxbc_wgsl::ShaderStage),
+    /// A view-format setting the translator does not accept.
+    #[error("{0}")]
+    Options(String),
+}
+
+impl ShaderError {
+    /// The kind of the diagnostic that reports it.
+    pub fn diagnostic_kind(&self) -> DiagnosticKind {
+        match self {
+            ShaderError::NotFound(_)
+            | ShaderError::Input(_)
+            | ShaderError::Translate(dxbc_wgsl::TranslateError::Read(_)) => DiagnosticKind::Input,
+            ShaderError::Translate(dxbc_wgsl::TranslateError::Unsupported(r)) => {
+                DiagnosticKind::Translation(Some(r.reason))
+            }
+            ShaderError::Translate(_) | ShaderError::Panic(_) => DiagnosticKind::Translation(None),
+            ShaderError::Stage(_) | ShaderError::Options(_) => DiagnosticKind::Check,
+        }
+    }
+
+    /// The refusal, when the translator refused the shader.
+    pub fn refusal(&self) -> Option<&dxbc_wgsl::Refusal> {
+        match self {
+            ShaderError::Translate(dxbc_wgsl::TranslateError::Unsupported(r)) => Some(r),
+            _ => None,
+        }
+    }
+}
+
 /// Reads shader inputs and translates them. [`Builder`](crate::Builder) caches; the macro and the
 /// CLI translate directly.
 pub trait Translator {
     /// Translates the DXBC container `bytes` read for `shader`.
     ///
     /// # Errors
-    /// The translator's diagnostic, one line.
-    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String>;
+    /// Why it did not translate ([`ShaderError`]).
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, ShaderError>;
 }
 
 /// Translates with [`dxbc_wgsl::translate`] and the input's options ([`translate_options`]).
@@ -157,8 +207,8 @@ pub trait Translator {
 pub struct DirectTranslator;
 
 impl Translator for DirectTranslator {
-    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        translate_bytes_with(bytes, &translate_options(shader)?)
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, ShaderError> {
+        translate_bytes_with(bytes, &translate_options(shader).map_err(ShaderError::Options)?)
     }
 }
 
@@ -177,8 +227,9 @@ pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptio
 /// Translates one container with default options into a [`StageInfo`].
 ///
 /// # Errors
-/// The translator's message, or a note that the stage is not one effects support.
-pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
+/// The translator's error ([`ShaderError::Translate`], [`ShaderError::Panic`]), or
+/// [`ShaderError::Stage`] for a stage effects do not support.
+pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, ShaderError> {
     translate_bytes_with(bytes, &dxbc_wgsl::TranslateOptions::default())
 }
 
@@ -186,7 +237,7 @@ pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, String> {
 ///
 /// # Errors
 /// See [`translate_bytes`].
-pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, String> {
+pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, ShaderError> {
     // A translator panic is a bug, but still a diagnostic here, never a panic of the build.
     let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, options)).map_err(|payload| {
         let msg = payload
@@ -194,63 +245,64 @@ pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions)
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "(no message)".into());
-        format!("internal error: the translator panicked: {msg}")
+        ShaderError::Panic(msg)
     })?;
-    let t = result.map_err(|e| e.to_string())?;
-    StageInfo::from_translation(&t)
-        .ok_or_else(|| format!("{} shaders cannot be used in an effect pass", t.stage.name()))
+    let t = result.map_err(ShaderError::Translate)?;
+    StageInfo::from_translation(&t).ok_or(ShaderError::Stage(t.stage))
 }
 
 /// Reads a shader input: a raw container (`.dxbc`, `.cso`, anything starting with `DXBC`), or an
 /// fxc `/Fh` header selected by symbol.
 ///
 /// # Errors
-/// A message naming the path (and symbol) when the file is missing or unreadable.
-pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, String> {
+/// [`ShaderError::NotFound`], or [`ShaderError::Input`] naming the path (and symbol) when the
+/// file cannot be used.
+pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, ShaderError> {
     // Only regular files, and not without bound: `/dev/zero` or a symlink to it would never end.
     const MAX_INPUT: u64 = 256 << 20;
     if let Ok(meta) = std::fs::metadata(&shader.path) {
         if !meta.is_file() {
-            return Err(format!("{} is not a regular file", shader.path.display()));
+            return Err(ShaderError::Input(format!("{} is not a regular file", shader.path.display())));
         }
         if meta.len() > MAX_INPUT {
-            return Err(format!(
+            return Err(ShaderError::Input(format!(
                 "{} is {} bytes; shader inputs are limited to {MAX_INPUT}",
                 shader.path.display(),
                 meta.len()
-            ));
+            )));
         }
     }
     let bytes = std::fs::read(&shader.path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            format!("shader file not found: {}", shader.path.display())
+            ShaderError::NotFound(shader.path.clone())
         } else {
-            format!("cannot read {}: {e}", shader.path.display())
+            ShaderError::Input(format!("cannot read {}: {e}", shader.path.display()))
         }
     })?;
     if bytes.starts_with(b"DXBC") {
         if let Some(s) = &shader.symbol {
-            return Err(format!(
+            return Err(ShaderError::Input(format!(
                 "{} is a DXBC container, not a header: `symbol = \"{s}\"` does not apply",
                 shader.path.display()
-            ));
+            )));
         }
         return Ok(bytes);
     }
     let text = String::from_utf8(bytes).map_err(|_| {
-        format!(
+        ShaderError::Input(format!(
             "{} is neither a DXBC container (it does not start with `DXBC`) nor a text header",
             shader.path.display()
-        )
+        ))
     })?;
-    let blobs = dxbc_wgsl::header::parse_header(&text).map_err(|e| format!("{}: {e}", shader.path.display()))?;
+    let blobs = dxbc_wgsl::header::parse_header(&text)
+        .map_err(|e| ShaderError::Input(format!("{}: {e}", shader.path.display())))?;
     let blob = dxbc_wgsl::header::select(blobs, shader.symbol.as_deref())
-        .map_err(|e| format!("{}: {e}", shader.path.display()))?;
+        .map_err(|e| ShaderError::Input(format!("{}: {e}", shader.path.display())))?;
     Ok(blob.bytes)
 }
 
 struct Loaded {
-    info: Result<StageInfo, String>,
+    info: Result<StageInfo, ShaderError>,
     /// The constant-buffer layouts of its reflection (`None`: no RDEF chunk).
     reflection: Result<Option<Vec<ReflectedLayout>>, String>,
 }
@@ -407,11 +459,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 };
                 match &loaded[r].info {
                     // A missing file: once, naming the first permutation that needs it.
-                    Err(msg) if msg.starts_with("shader file not found") => {
+                    Err(msg @ ShaderError::NotFound(_)) => {
                         if missing_reported.insert(r.clone()) {
                             push(
                                 &mut errors,
-                                effect.error(
+                                effect.error_of(
+                                    DiagnosticKind::Input,
                                     &rule_span(rules, values),
                                     format!(
                                         "{} shader of pass `{}`: {msg} (needed by {}{}){}",
@@ -431,14 +484,15 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                     }
                     Err(msg) => push(
                         &mut errors,
-                        effect.error(
+                        effect.error_of(
+                            msg.diagnostic_kind(),
                             &rule_span(rules, values),
                             format!(
                                 "{} shader {} of pass `{}`: {msg}{}",
                                 rules.stage.name(),
                                 r.label(),
                                 pass.name,
-                                view_format_hint(&effect, rules.stage, msg)
+                                view_format_hint(&effect, rules.stage, msg.refusal())
                             ),
                         ),
                     ),
@@ -790,22 +844,29 @@ fn check_reflection(
             let who = format!("effect {}, {} shader {}", effect.name, stage.name(), r.label());
             let reflected = match &l.reflection {
                 Err(msg) => {
-                    push(errors, effect.error(&cb.span, format!("{who}: {msg}")));
+                    push(
+                        errors,
+                        effect
+                            .error(&cb.span, format!("{who}: {msg}"))
+                            .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
+                    );
                     continue;
                 }
                 Ok(None) => {
                     if layout.from_reflection {
                         push(
                             errors,
-                            effect.error(
-                                &cb.span,
-                                format!(
+                            effect
+                                .error(
+                                    &cb.span,
+                                    format!(
                                     "{who} binds {} but carries no reflection (RDEF) to take the layout of constant \
                                      buffer `{}` from: declare it with `fields` or `layout`",
                                     b.register.to_string(),
                                     cb.name
                                 ),
-                            ),
+                                )
+                                .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                         );
                     }
                     continue;
@@ -815,13 +876,15 @@ fn check_reflection(
             let Some(reflected) = reflected else {
                 push(
                     errors,
-                    effect.error(
-                        &cb.span,
-                        format!(
-                            "{who} binds {}, but its reflection lists no constant buffer there",
-                            b.register.to_string()
-                        ),
-                    ),
+                    effect
+                        .error(
+                            &cb.span,
+                            format!(
+                                "{who} binds {}, but its reflection lists no constant buffer there",
+                                b.register.to_string()
+                            ),
+                        )
+                        .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                 );
                 continue;
             };
@@ -844,10 +907,12 @@ fn check_reflection(
                             .find(|(n, _, _)| !reflected.reflection.variables.iter().any(|v| &v.name == n));
                         push(
                             errors,
-                            effect.error(
-                                missing.map_or(&cb.span, |p| &p.2),
-                                format!("{who}: `placed` of constant buffer `{}`: {msg}", cb.name),
-                            ),
+                            effect
+                                .error(
+                                    missing.map_or(&cb.span, |p| &p.2),
+                                    format!("{who}: `placed` of constant buffer `{}`: {msg}", cb.name),
+                                )
+                                .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                         );
                         continue;
                     }
@@ -865,16 +930,18 @@ fn check_reflection(
                             reflected.reflection.variables.iter().find(|v| &v.name == name).map(|v| v.offset);
                         push(
                             errors,
-                            effect.error(
-                                span,
-                                format!(
+                            effect
+                                .error(
+                                    span,
+                                    format!(
                                     "{who}: `placed` of constant buffer `{}` puts `{name}` at {}, but the compiler \
                                      recorded {}",
                                     cb.name,
                                     crate::effect::layout::format_offset(*offset),
                                     recorded.map_or("another offset".into(), crate::effect::layout::format_offset)
                                 ),
-                            ),
+                                )
+                                .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                         );
                         at_placed = true;
                     }
@@ -885,17 +952,19 @@ fn check_reflection(
                 if !reflected.verdict.agrees() {
                     push(
                         errors,
-                        effect.error(
-                            &cb.span,
-                            format!(
-                                "{who}: the layout of constant buffer `{}` ({}, `{}` in the reflection) cannot be \
+                        effect
+                            .error(
+                                &cb.span,
+                                format!(
+                                    "{who}: the layout of constant buffer `{}` ({}, `{}` in the reflection) cannot be \
                                  taken from the reflection: {}",
-                                cb.name,
-                                b.register.to_string(),
-                                reflected.name,
-                                reflected.verdict
-                            ),
-                        ),
+                                    cb.name,
+                                    b.register.to_string(),
+                                    reflected.name,
+                                    reflected.verdict
+                                ),
+                            )
+                            .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                     );
                     continue;
                 }
@@ -941,7 +1010,8 @@ fn check_reflection(
                                         "declare the layout (`layout` or `fields`) to say which applies"
                                     }
                                 ),
-                            ),
+                            )
+.with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                         );
                     }
                     Some(_) => {}
@@ -951,10 +1021,15 @@ fn check_reflection(
                     let span = fi.map(|i| layout.field_spans[i].clone()).unwrap_or(layout.span.clone());
                     push(
                         errors,
-                        effect.error(
-                            &span,
-                            format!("{who}: layout `{}` disagrees with the shader's reflection: {msg}", layout.name),
-                        ),
+                        effect
+                            .error(
+                                &span,
+                                format!(
+                                    "{who}: layout `{}` disagrees with the shader's reflection: {msg}",
+                                    layout.name
+                                ),
+                            )
+                            .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                     );
                 }
             }
@@ -971,18 +1046,20 @@ fn check_reflection(
         let l = &effect.layouts[cb.layout];
         if l.from_reflection
             && l.fields.is_empty()
-            && !errors.iter().any(|d| d.message.contains(&format!("`{}`", cb.name)))
+            && !errors.iter().any(|d| d.kind == DiagnosticKind::Cbuffer(cb.name.clone()))
         {
             push(
                 errors,
-                effect.error(
-                    &cb.span,
-                    format!(
+                effect
+                    .error(
+                        &cb.span,
+                        format!(
                         "constant buffer `{}` has no `fields` or `layout`, and no shader of the effect binds b{} to \
                          take its layout from",
                         cb.name, cb.slot
                     ),
-                ),
+                    )
+                    .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
             );
         }
     }
@@ -1227,37 +1304,39 @@ fn check_link(
 /// What to add to `[view_formats]` for a translation refused for lack of a view format: the
 /// register from the refusal (`typed RWBuffer u0`, `typed UAV u1, space2`, `typed Buffer SRV
 /// t3`) with a format its kind accepts.
-fn view_format_hint(effect: &Effect, stage: Stage, msg: &str) -> String {
-    let kinds = [
-        ("typed RWBuffer ", "r32uint", "a 32-bit format: r32uint, r32float, rgba32float, ..."),
-        ("typed Buffer SRV ", "rgba32float", "a 32-bit format: r32float, rg32uint, rgba32float, ..."),
-        ("typed UAV ", "rgba8unorm", "its view's format: rgba8unorm, r32float, rgba16float, ..."),
-    ];
-    for (kind, example, which) in kinds {
-        let Some(at) = msg.find(kind) else { continue };
-        let rest = &msg[at + kind.len()..];
-        let register = rest.split(':').next().unwrap_or("").trim();
-        let key = match register.split_once(", ") {
-            Some((r, space)) => format!("\"{r},{space}\""),
-            None => register.to_string(),
-        };
-        // An entry for the register that names other stages only: say so.
-        let setting = key.trim_matches('"').to_string();
-        if let Some(vf) = effect.view_formats.iter().find(|v| v.register() == setting) {
-            if let Some(stages) = &vf.stages {
-                let (line, _) = crate::diag::line_column(&effect.source, vf.span.start);
-                let names: Vec<&str> = stages.iter().map(|s| s.name()).collect();
-                return format!(
-                    "; the [view_formats] entry for {setting} on line {line} applies to {} only: add \"{}\" to its \
-                     `stages`",
-                    names.join(", "),
-                    stage.name()
-                );
-            }
+fn view_format_hint(effect: &Effect, stage: Stage, refusal: Option<&dxbc_wgsl::Refusal>) -> String {
+    let Some(dxbc_wgsl::RefusalSubject::ViewFormat { register, buffer }) = refusal.and_then(|r| r.subject) else {
+        return String::new();
+    };
+    let (example, which) = match (register.class, buffer) {
+        (dxbc_wgsl::BindingClass::UnorderedAccess, false) => {
+            ("rgba8unorm", "its view's format: rgba8unorm, r32float, rgba16float, ...")
         }
-        return format!("; give it in the effect file: [view_formats] {key} = \"{example}\" ({which})");
+        (dxbc_wgsl::BindingClass::UnorderedAccess, true) => {
+            ("r32uint", "a 32-bit format: r32uint, r32float, rgba32float, ...")
+        }
+        _ => ("rgba32float", "a 32-bit format: r32float, rg32uint, rgba32float, ..."),
+    };
+    let setting = if register.space == 0 {
+        format!("{}{}", register.class.letter(), register.slot)
+    } else {
+        format!("{}{},space{}", register.class.letter(), register.slot, register.space)
+    };
+    let key = if register.space == 0 { setting.clone() } else { format!("\"{setting}\"") };
+    // An entry for the register that names other stages only: say so.
+    if let Some(vf) = effect.view_formats.iter().find(|v| v.register() == setting) {
+        if let Some(stages) = &vf.stages {
+            let (line, _) = crate::diag::line_column(&effect.source, vf.span.start);
+            let names: Vec<&str> = stages.iter().map(|s| s.name()).collect();
+            return format!(
+                "; the [view_formats] entry for {setting} on line {line} applies to {} only: add \"{}\" to its \
+                 `stages`",
+                names.join(", "),
+                stage.name()
+            );
+        }
     }
-    String::new()
+    format!("; give it in the effect file: [view_formats] {key} = \"{example}\" ({which})")
 }
 
 /// The fields with every struct type name dropped (names of fields and members kept): the

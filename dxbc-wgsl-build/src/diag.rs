@@ -6,34 +6,80 @@ use std::path::{Path, PathBuf};
 
 /// One error in an effect file or one of its inputs, with the position it refers to.
 ///
-/// Displays as `file:line:column: message`, the form editors and cargo understand.
+/// Displays as `file:line:column: message`, the form editors and cargo understand. Code that
+/// acts on a diagnostic reads its [`kind`](Diagnostic::kind) and position, never its message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// What it is about.
+    pub kind: DiagnosticKind,
     /// The file the position is in (the effect file, or a shader input).
     pub file: PathBuf,
     /// 1-based line.
     pub line: usize,
     /// 1-based column (in characters).
     pub column: usize,
+    /// The byte range of `file` it refers to, when it refers to one (a key, a value, a table).
+    pub span: Option<Range<usize>>,
     /// The message (one line).
     pub message: String,
 }
 
+/// What a [`Diagnostic`] is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// The effect file itself: unreadable, TOML syntax, unknown keys, bad values.
+    Syntax,
+    /// A shader input that is missing or cannot be used (not a container or header, ...).
+    Input,
+    /// The translator refused a shader (with the reason) or failed on it (`None`: an internal
+    /// error, the translator's bug).
+    Translation(Option<dxbc_wgsl::RefusalReason>),
+    /// A constant buffer's layout against a shader's declaration or reflection: the `[cbuffers]`
+    /// entry by name.
+    Cbuffer(String),
+    /// A check of the effect against its shaders: bindings, resources, view formats, stage
+    /// linking, vertex formats, render states, generated names.
+    Check,
+    /// A GPU rejected a pipeline (GPU validation).
+    Gpu,
+}
+
 impl Diagnostic {
-    /// A diagnostic at byte offset `at` of `source` (the text of `file`).
+    /// A diagnostic of kind [`DiagnosticKind::Check`] at byte offset `at` of `source` (the text
+    /// of `file`).
     pub fn at(file: &Path, source: &str, at: usize, message: impl Into<String>) -> Self {
         let (line, column) = line_column(source, at);
-        Diagnostic { file: file.to_path_buf(), line, column, message: message.into() }
+        Diagnostic {
+            kind: DiagnosticKind::Check,
+            file: file.to_path_buf(),
+            line,
+            column,
+            span: Some(at..at),
+            message: message.into(),
+        }
     }
 
-    /// A diagnostic at the start of `span`.
+    /// A diagnostic at `span` (its position is the span's start).
     pub fn span(file: &Path, source: &str, span: &Range<usize>, message: impl Into<String>) -> Self {
-        Self::at(file, source, span.start, message)
+        Diagnostic { span: Some(span.clone()), ..Self::at(file, source, span.start, message) }
     }
 
-    /// A diagnostic about a whole file (line 1, column 1).
+    /// A diagnostic about a whole file (line 1, column 1, no span).
     pub fn file(file: &Path, message: impl Into<String>) -> Self {
-        Diagnostic { file: file.to_path_buf(), line: 1, column: 1, message: message.into() }
+        Diagnostic {
+            kind: DiagnosticKind::Check,
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            span: None,
+            message: message.into(),
+        }
+    }
+
+    /// The same diagnostic with another kind.
+    pub fn with_kind(self, kind: DiagnosticKind) -> Self {
+        Diagnostic { kind, ..self }
     }
 }
 

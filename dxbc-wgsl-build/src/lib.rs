@@ -31,6 +31,6 @@ pub mod vertex;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;
-pub use diag::{Diagnostic, Diagnostics};
+pub use diag::{Diagnostic, DiagnosticKind, Diagnostics};
 pub use effect::Effect;
 pub use stage::StageInfo;

@@ -5,10 +5,18 @@ mod common;
 use dxbc_wgsl_build::{BuildError, Builder};
 
 /// Stand-in translator: the stand-in files say which shader they are.
-fn fake(bytes: &[u8], _: &dxbc_wgsl::TranslateOptions) -> Result<dxbc_wgsl_build::StageInfo, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
-    let label =
-        text.strip_prefix("DXBC stand-in for ").ok_or("not a stand-in")?.split_whitespace().next().ok_or("empty")?;
+fn fake(
+    bytes: &[u8],
+    _: &dxbc_wgsl::TranslateOptions,
+) -> Result<dxbc_wgsl_build::StageInfo, dxbc_wgsl_build::compile::ShaderError> {
+    let bad = |m: &str| dxbc_wgsl_build::compile::ShaderError::Input(m.into());
+    let text = std::str::from_utf8(bytes).map_err(|e| bad(&e.to_string()))?;
+    let label = text
+        .strip_prefix("DXBC stand-in for ")
+        .ok_or(bad("not a stand-in"))?
+        .split_whitespace()
+        .next()
+        .ok_or(bad("empty"))?;
     Ok(common::fake_info(label))
 }
 
@@ -64,9 +72,14 @@ fn errors_are_diagnostics_not_panics() {
     assert!(first.message.contains("Tiny_PSNoFog.dxbc"), "{first}");
 
     // A translator failure is reported at the rule that chose the shader.
-    fn failing(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions) -> Result<dxbc_wgsl_build::StageInfo, String> {
+    fn failing(
+        bytes: &[u8],
+        options: &dxbc_wgsl::TranslateOptions,
+    ) -> Result<dxbc_wgsl_build::StageInfo, dxbc_wgsl_build::compile::ShaderError> {
         if bytes.ends_with(b"Tiny_VSLit.dxbc") {
-            Err("unsupported (opcode_unsupported) at instruction 7: test".into())
+            Err(dxbc_wgsl_build::compile::ShaderError::Input(
+                "unsupported (opcode_unsupported) at instruction 7: test".into(),
+            ))
         } else {
             fake(bytes, options)
         }

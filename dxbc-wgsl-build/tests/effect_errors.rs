@@ -502,7 +502,7 @@ impl dxbc_wgsl_build::compile::Translator for FlatPixelInputs {
         &mut self,
         shader: &dxbc_wgsl_build::effect::ShaderRef,
         _bytes: &[u8],
-    ) -> Result<dxbc_wgsl_build::stage::StageInfo, String> {
+    ) -> Result<dxbc_wgsl_build::stage::StageInfo, dxbc_wgsl_build::compile::ShaderError> {
         let mut info = common::fake_info(&shader.label());
         let pixel = info.stage == dxbc_wgsl_build::effect::Stage::Pixel;
         let list = if pixel { &mut info.inputs } else { &mut info.outputs };

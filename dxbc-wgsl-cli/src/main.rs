@@ -274,7 +274,7 @@ fn main() -> ExitCode {
 }
 
 fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
-    compile::read_shader(&ShaderRef { path: file, symbol, view_formats: Vec::new() }).map_err(anyhow::Error::msg)
+    compile::read_shader(&ShaderRef { path: file, symbol, view_formats: Vec::new() }).map_err(anyhow::Error::new)
 }
 
 fn run(command: Command) -> anyhow::Result<()> {
@@ -451,7 +451,15 @@ fn adapters() -> anyhow::Result<()> {
 #[cfg(feature = "gpu")]
 fn qualify_gpu(adapter: Option<&str>) -> anyhow::Result<qualify::Gpu> {
     let v = dxbc_wgsl_gpu::gpu_validate::GpuValidator::new(adapter)?;
-    Ok(qualify::Gpu { adapter: v.adapter_name(), check: Box::new(move |t| v.validate_shader(t)) })
+    let adapter = v.adapter_name();
+    let check = move |t: &dxbc_wgsl::Translation| match v.check_shader(t).into_iter().next() {
+        None => Ok(()),
+        Some(p) => Err(qualify::GpuRejection {
+            missing_feature: p.severity == dxbc_wgsl_gpu::gpu_validate::Severity::MissingFeature,
+            message: p.to_string(),
+        }),
+    };
+    Ok(qualify::Gpu { adapter, check: Box::new(check) })
 }
 
 #[cfg(not(feature = "gpu"))]

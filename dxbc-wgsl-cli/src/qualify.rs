@@ -43,9 +43,18 @@ pub struct Args {
     pub no_gpu: bool,
 }
 
-/// A GPU check of one translation: `Ok`, or the verdict (`error: ...`, `warning: ...`, or
-/// `skipped: ...` for a feature the adapter lacks).
-pub type GpuCheck = Box<dyn Fn(&dxbc_wgsl::Translation) -> Result<(), String> + Sync>;
+/// A GPU check of one translation: `Ok`, or why its pipeline did not pass.
+pub type GpuCheck = Box<dyn Fn(&dxbc_wgsl::Translation) -> Result<(), GpuRejection> + Sync>;
+
+/// A shader whose pipeline the GPU check did not pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuRejection {
+    /// The pipeline needs a feature the adapter lacks: the shader is not checked (not failed).
+    pub missing_feature: bool,
+    /// The verdict as the report shows it: `error: ...`, `warning: ...`, or `skipped: needs
+    /// feature X the adapter lacks`.
+    pub message: String,
+}
 
 /// The GPU `qualify --gpu` validates on.
 pub struct Gpu {
@@ -116,6 +125,9 @@ pub struct Record {
     /// The GPU's verdict on the shader's pipeline: `ok`, `error: ...` (then `failed`),
     /// `skipped: needs feature X the adapter lacks`, or `null` when not run.
     pub gpu: Option<String>,
+    /// The GPU check was skipped for a feature the adapter lacks.
+    #[serde(skip)]
+    pub gpu_skipped: bool,
 }
 
 /// Totals of a run.
@@ -285,7 +297,7 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
         let display = lexical_clean(&r.path).display().to_string();
         let load = match compile::read_shader(&r) {
             Ok(bytes) => Load::Bytes(bytes),
-            Err(e) => Load::Error(e),
+            Err(e) => Load::Error(e.to_string()),
         };
         inputs.push(Input { display, symbol: r.symbol, load, view_formats: r.view_formats });
     }
@@ -343,6 +355,7 @@ fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
         wgsl_sha256: None,
         tint: None,
         gpu: None,
+        gpu_skipped: false,
     }
 }
 
@@ -511,7 +524,7 @@ pub fn qualify(
         progress.reset();
         progress.set_message("creating the pipelines of");
         progress.set_length(todo.len() as u64);
-        let verdicts: Vec<Result<(), String>> = todo
+        let verdicts: Vec<Result<(), GpuRejection>> = todo
             .par_iter()
             .map(|&i| {
                 let v = (gpu.check)(translations[i].as_ref().expect("kept for the GPU"));
@@ -524,13 +537,14 @@ pub fn qualify(
             let r = &mut records[i];
             match v {
                 Ok(()) => r.gpu = Some("ok".into()),
-                Err(text) => {
-                    if !text.starts_with("skipped") {
+                Err(rejection) => {
+                    if !rejection.missing_feature {
                         r.status = Status::Failed;
                         r.wgsl_sha256 = None;
-                        r.reason = Some(format!("GPU {text}"));
+                        r.reason = Some(format!("GPU {}", rejection.message));
                     }
-                    r.gpu = Some(text);
+                    r.gpu_skipped = rejection.missing_feature;
+                    r.gpu = Some(rejection.message);
                 }
             }
         }
@@ -587,11 +601,11 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     let hist = histogram(&records);
     let gpu_summary = args.gpu.as_ref().map(|g| {
         let mut s = GpuSummary { adapter: g.adapter.clone(), ..Default::default() };
-        for v in records.iter().filter_map(|r| r.gpu.as_deref()) {
-            match v {
-                "ok" => s.ok += 1,
-                v if v.starts_with("skipped") => s.skipped += 1,
-                _ => s.errors += 1,
+        for r in records.iter().filter(|r| r.gpu.is_some()) {
+            match (r.gpu_skipped, r.status) {
+                (true, _) => s.skipped += 1,
+                (false, Status::Failed) => s.errors += 1,
+                (false, _) => s.ok += 1,
             }
         }
         s

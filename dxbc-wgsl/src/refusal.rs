@@ -88,12 +88,27 @@ pub struct Refusal {
     pub offset: Option<usize>,
     /// Opcode mnemonic, if any.
     pub opcode: Option<&'static str>,
-    /// The D3D register the refusal is about, when it is about one: the view of a
-    /// [`RefusalReason::TypedBufferFormatUnknown`] or [`RefusalReason::TypedUavFormatUnknown`]
-    /// (with its register space), so a caller can ask for exactly that view's format.
-    pub register: Option<crate::BindingSlot>,
+    /// What the refusal is about, as data, where a caller can act on it (the view whose format
+    /// to supply); `None` otherwise.
+    pub subject: Option<RefusalSubject>,
     /// Details.
     pub detail: String,
+}
+
+/// The thing a [`Refusal`] is about, for callers that act on it without reading its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum RefusalSubject {
+    /// A typed view whose format the bytecode does not carry
+    /// ([`RefusalReason::TypedBufferFormatUnknown`], [`RefusalReason::TypedUavFormatUnknown`]):
+    /// give it with [`crate::TranslateOptions::set_view_format`].
+    ViewFormat {
+        /// The view's register (`t#` or `u#`, with its space).
+        register: crate::BindingSlot,
+        /// A typed buffer (`Buffer`/`RWBuffer`: 32-bit formats only) rather than a texture.
+        buffer: bool,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -127,11 +142,10 @@ pub enum TranslateError {
 }
 
 impl TranslateError {
-    /// The refusal with the register it is about ([`Refusal::register`]); other errors as they
-    /// are.
-    pub fn with_register(mut self, register: crate::BindingSlot) -> Self {
+    /// The refusal with what it is about ([`Refusal::subject`]); other errors as they are.
+    pub fn with_subject(mut self, subject: RefusalSubject) -> Self {
         if let TranslateError::Unsupported(r) = &mut self {
-            r.register = Some(register);
+            r.subject = Some(subject);
         }
         self
     }

@@ -13,7 +13,7 @@ pub mod states;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, DiagnosticKind, Diagnostics};
 pub use layout::{HlslType, MatrixPacking, PlacedField, Scalar, Shape, StructType, VarType};
 pub use pattern::Pattern;
 
@@ -395,8 +395,9 @@ impl Effect {
     /// [`Diagnostics`] with file:line:column for every problem found (reading stops at the first
     /// structural error).
     pub fn load(path: &Path) -> Result<Effect, Diagnostics> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| Diagnostic::file(path, format!("cannot read effect file: {e}")))?;
+        let source = std::fs::read_to_string(path).map_err(|e| {
+            Diagnostic::file(path, format!("cannot read effect file: {e}")).with_kind(DiagnosticKind::Syntax)
+        })?;
         Self::parse(path, source)
     }
 
@@ -408,9 +409,14 @@ impl Effect {
         parse::parse(path, source).map_err(Diagnostics::from)
     }
 
-    /// A diagnostic at a span of the effect file.
+    /// A diagnostic of kind [`DiagnosticKind::Check`] at a span of the effect file.
     pub fn error(&self, span: &Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::span(&self.path, &self.source, span, message)
+    }
+
+    /// A diagnostic of `kind` at a span of the effect file.
+    pub fn error_of(&self, kind: DiagnosticKind, span: &Span, message: impl Into<String>) -> Diagnostic {
+        self.error(span, message).with_kind(kind)
     }
 
     /// Every permutation that exists, as value indices per axis, in lexicographic order of the

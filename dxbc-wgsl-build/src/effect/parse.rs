@@ -25,7 +25,7 @@ struct Ctx<'s> {
 
 impl Ctx<'_> {
     fn err(&self, span: &Span, msg: impl Into<String>) -> Diagnostic {
-        Diagnostic::span(self.path, self.src, span, msg)
+        Diagnostic::span(self.path, self.src, span, msg).with_kind(crate::diag::DiagnosticKind::Syntax)
     }
 }
 
@@ -174,6 +174,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     let root = DeTable::parse(&source).map_err(|e| {
         let at = e.span().map(|s| s.start).unwrap_or(0);
         Diagnostic::at(path, &source, at, format!("TOML syntax: {}", e.message().trim()))
+            .with_kind(crate::diag::DiagnosticKind::Syntax)
     })?;
     let root_span = root.span();
     let root = root.get_ref();

@@ -254,7 +254,7 @@ pub struct FakeTranslator {
 }
 
 impl Translator for FakeTranslator {
-    fn translate(&mut self, shader: &ShaderRef, _bytes: &[u8]) -> Result<StageInfo, String> {
+    fn translate(&mut self, shader: &ShaderRef, _bytes: &[u8]) -> Result<StageInfo, compile::ShaderError> {
         self.calls += 1;
         Ok(fake_info(&shader.label()))
     }

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest as _, Sha256};
 
 use dxbc_wgsl_build::builder::{candidate_inputs, write_atomic_with};
-use dxbc_wgsl_build::compile::{self, CompiledEffect, CompiledShader, Translator, Variant};
+use dxbc_wgsl_build::compile::{self, CompiledEffect, CompiledShader, ShaderError, Translator, Variant};
 use dxbc_wgsl_build::effect::ShaderRef;
 use dxbc_wgsl_build::stage::StageInfo;
 use dxbc_wgsl_build::{Diagnostics, Effect};
@@ -432,7 +432,7 @@ struct Bare {
 /// A translation of one effect input, by content.
 #[derive(Debug, Clone)]
 struct Translated {
-    info: Result<StageInfo, String>,
+    info: Result<StageInfo, ShaderError>,
     refused: bool,
 }
 
@@ -1419,8 +1419,8 @@ struct CacheTranslator<'a> {
 }
 
 impl Translator for CacheTranslator<'_> {
-    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        let options = dxbc_wgsl_build::compile::translate_options(shader)?;
+    fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, ShaderError> {
+        let options = dxbc_wgsl_build::compile::translate_options(shader).map_err(ShaderError::Options)?;
         // The view formats are part of what is translated.
         let key = if shader.view_formats.is_empty() {
             sha(bytes)
@@ -1432,22 +1432,9 @@ impl Translator for CacheTranslator<'_> {
         self.used.insert(key);
         let t = self.cache.entry(key).or_insert_with(|| {
             self.translated += 1;
-            let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &options));
-            match result {
-                Err(p) => Translated {
-                    info: Err(format!("internal error: the translator panicked: {}", panic_text(&p))),
-                    refused: false,
-                },
-                Ok(Err(e)) => Translated {
-                    refused: matches!(e, dxbc_wgsl::TranslateError::Unsupported(_)),
-                    info: Err(e.to_string()),
-                },
-                Ok(Ok(t)) => Translated {
-                    info: StageInfo::from_translation(&t)
-                        .ok_or_else(|| format!("{} shaders cannot be used in an effect pass", t.stage.name())),
-                    refused: false,
-                },
-            }
+            let info = dxbc_wgsl_build::compile::translate_bytes_with(bytes, &options);
+            let refused = info.as_ref().is_err_and(|e| e.refusal().is_some());
+            Translated { info, refused }
         });
         self.refused |= t.refused;
         t.info.clone()

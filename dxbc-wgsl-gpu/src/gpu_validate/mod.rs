@@ -198,9 +198,11 @@ impl GpuIssue {
     pub fn diagnostic(&self) -> Diagnostic {
         let shaders: Vec<String> = self.shaders.iter().map(ShaderRef::label).collect();
         Diagnostic {
+            kind: dxbc_wgsl_build::DiagnosticKind::Gpu,
             file: self.file.clone(),
             line: self.line,
             column: self.column,
+            span: None,
             message: format!(
                 "effect {}, pass `{}`, permutation {} ({}): GPU {}: {}",
                 self.effect,
@@ -413,20 +415,9 @@ impl GpuValidator {
         issues
     }
 
-    /// Validates a bare shader's pipeline ([`shader_pipeline`]: a synthesized vertex or pixel
-    /// shader completes a render pipeline; a compute shader gets a compute pipeline).
-    ///
-    /// # Errors
-    /// The first problem, as `error: ...`, `warning: ...` or `skipped: needs feature X the
-    /// adapter lacks`.
-    pub fn validate_shader(&self, t: &dxbc_wgsl::Translation) -> Result<(), String> {
-        match self.check_shader(t).into_iter().next() {
-            None => Ok(()),
-            Some(p) => Err(p.to_string()),
-        }
-    }
-
-    /// Every problem of a bare shader's pipeline (see [`GpuValidator::validate_shader`]).
+    /// Every problem of a bare shader's pipeline ([`shader_pipeline`]: a synthesized vertex or
+    /// pixel shader completes a render pipeline; a compute shader gets a compute pipeline),
+    /// most severe first as found: errors, warnings, features the adapter lacks.
     pub fn check_shader(&self, t: &dxbc_wgsl::Translation) -> Vec<Problem> {
         match shader_pipeline(t) {
             Err(message) => vec![Problem { severity: Severity::Error, message }],

@@ -26,7 +26,7 @@ pub(crate) fn refuse(
         instruction: Some(index),
         offset: Some(ins.offset),
         opcode: Some(ins.opcode.name()),
-        register: None,
+        subject: None,
         detail: detail.into(),
     })
 }
@@ -45,7 +45,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             instruction: None,
             offset: shader.container.program_chunk().map(|c| c.offset),
             opcode: None,
-            register: None,
+            subject: None,
             detail: format!("shader model {}.{} is not one of SM4.0-SM5.1", version.major, version.minor),
         }));
     }
@@ -55,7 +55,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             instruction: None,
             offset: shader.container.program_chunk().map(|c| c.offset),
             opcode: None,
-            register: None,
+            subject: None,
             detail: format!(
                 "{} instructions: the translator's limit is {MAX_INSTRUCTIONS} (WGSL compilers need memory in proportion)",
                 program.instructions.len()
@@ -68,7 +68,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             instruction: None,
             offset: shader.container.program_chunk().map(|c| c.offset),
             opcode: None,
-            register: None,
+            subject: None,
             detail: format!("{} shaders: WGSL has no {} stage", version.stage.name(), version.stage.name()),
         }));
     }

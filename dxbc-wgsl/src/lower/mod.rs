@@ -21,7 +21,7 @@ pub use f64::F64_WGSL;
 use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
 use crate::chunks::signature::ComponentType;
 use crate::ir::{infer_storage, types::StorageMap, Interpolation, Module, ResourceShape, Storage};
-use crate::refusal::{Refusal, RefusalReason, TranslateError};
+use crate::refusal::{Refusal, RefusalReason, RefusalSubject, TranslateError};
 use crate::sm4::{Opcode, OperandType, ShaderStage};
 use crate::{InterfaceVar, ScalarKind as IfScalar, TranslateOptions};
 use builder::{ty_vec, FnBuilder};
@@ -162,7 +162,7 @@ pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail
         instruction: Some(i),
         offset: Some(ins.offset),
         opcode: Some(ins.opcode.name()),
-        register: None,
+        subject: None,
         detail: detail.into(),
     })
 }
@@ -176,7 +176,7 @@ fn refuse_decl(m: &Module<'_>, at: usize, reason: RefusalReason, detail: impl In
         instruction: ins.map(|_| at),
         offset: ins.map(|i| i.offset),
         opcode: ins.map(|i| i.opcode.name()),
-        register: None,
+        subject: None,
         detail: detail.into(),
     })
 }
@@ -965,7 +965,7 @@ impl Cx<'_, '_> {
         let m = self.m;
         let (kind, components) = if r.uav {
             let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer {}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", view_name(r))).with_register(view_slot(r))
+                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer {}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", view_name(r))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: true })
             })?;
             if !f.is_32bit() {
                 return Err(refuse_decl(
@@ -982,7 +982,7 @@ impl Cx<'_, '_> {
             (naga_kind(f.scalar()), f.components())
         } else {
             let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == view_register(r)).map(|x| x.1).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV {}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", view_name(r))).with_register(view_slot(r))
+                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV {}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", view_name(r))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: true })
             })?;
             match f {
                 crate::TypedBufferFormat::Float32(n) => (ScalarKind::Float, n),
@@ -1106,7 +1106,7 @@ impl Cx<'_, '_> {
             ));
         }
         let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", view_name(r))).with_register(view_slot(r))
+            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", view_name(r))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: false })
         })?;
         let declared = match ret[0] {
             3 => ScalarKind::Sint,
