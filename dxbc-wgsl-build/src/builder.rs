@@ -339,6 +339,9 @@ impl Translator for CachingTranslator {
 /// A path that names something other than a regular file (`/dev/null`, `/dev/stdout`, a FIFO)
 /// is written in place: renaming over it would replace the device with a file. A symbolic link
 /// is followed, so the link stays and its target is replaced atomically.
+///
+/// On Unix a new file gets mode 0666 less the umask (as with [`std::fs::write`]); a replaced
+/// file keeps its mode.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, bytes, true)
 }
@@ -366,7 +369,26 @@ pub fn write_atomic_with(path: &Path, bytes: &[u8], sync: bool) -> std::io::Resu
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // A fresh, exclusively created temporary (random name, O_EXCL): a symlink planted at a
     // predictable name cannot redirect the write.
-    let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // The file's mode: a replaced file keeps its own; a new one gets 0666 less the umask, as
+    // `std::fs::write` gives it (tempfile's default, 0600, would hide outputs from other users).
+    #[cfg(unix)]
+    let existing = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        // The umask applies to this mode at creation; it is never wider than the final one.
+        let mode = existing.as_ref().map_or(0o666, |p| p.mode() & 0o7777);
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    #[cfg(unix)]
+    if let Some(permissions) = existing {
+        // Exactly the old mode, which the umask may have narrowed at creation.
+        tmp.as_file().set_permissions(permissions)?;
+    }
     tmp.write_all(bytes)?;
     if sync {
         tmp.as_file().sync_all()?;
@@ -408,5 +430,35 @@ mod write_atomic_tests {
         write_atomic(&link, b"new").expect("write");
         assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
         assert_eq!(std::fs::read(&target).expect("read"), b"new");
+    }
+
+    /// A new file gets 0666 less the umask, as `std::fs::write` gives it (not the temporary
+    /// file's 0600).
+    #[test]
+    fn write_atomic_creates_files_with_the_umask_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("new.wgsl");
+        // SAFETY: umask only swaps the process's file-creation mask; it is restored right after.
+        let old = unsafe { libc::umask(0o022) };
+        let written = write_atomic(&file, b"fn main() {}");
+        unsafe { libc::umask(old) };
+        written.expect("write");
+        let mode = std::fs::metadata(&file).expect("metadata").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "got {mode:o}");
+    }
+
+    /// A file that is replaced keeps its mode.
+    #[test]
+    fn write_atomic_keeps_an_existing_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("old.rs");
+        std::fs::write(&file, b"old").expect("write");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        write_atomic(&file, b"new").expect("write");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        let mode = std::fs::metadata(&file).expect("metadata").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "got {mode:o}");
     }
 }
