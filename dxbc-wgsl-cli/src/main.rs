@@ -4,9 +4,10 @@
 //! - `info FILE [--symbol NAME]`: container chunks, signatures, bindings.
 //! - `disasm FILE [--symbol NAME]`: fxc-style disassembly.
 //! - `qualify [--json REPORT] [--tint] [--gpu [--adapter A] | --no-gpu] [--no-progress] PATH...`:
-//!   translate every shader found under files and folders; a histogram of refusal reasons and
-//!   `qualified: N, unsupported: M, failed: K` (exit 1 when K > 0). `--gpu` (feature `gpu`) also
-//!   creates each qualified shader's pipeline on a GPU. See `docs/qualify.md`.
+//!   translate every shader found under files and folders; a histogram of refusal reasons, every
+//!   refused or failed shader with its reason, and `qualified: N, unsupported: M, failed: K`
+//!   (exit 1 when K > 0). `--gpu` (feature `gpu`) also creates each qualified shader's pipeline
+//!   on a GPU. See `docs/qualify.md`.
 //! - `conformance [--json REPORT] PATH...` (feature `gpu`): run translated shaders on a GPU
 //!   against D3D's test suites; ends with `passed: N, failed: M, skipped: K`.
 //! - `effect FILE [-o OUT.rs] [--gpu [--adapter A] | --no-gpu]`: validate an effect file,

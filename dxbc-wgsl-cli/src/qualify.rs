@@ -639,11 +639,17 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
             writeln!(o, "  {n:>6}  {id}")?;
         }
     }
-    let failures: Vec<&Record> = records.iter().filter(|r| r.status == Status::Failed).collect();
-    if !failures.is_empty() {
-        writeln!(o, "failed:")?;
-        for r in failures {
-            writeln!(o, "  {}: {}", r.path, r.reason.as_deref().unwrap_or(""))?;
+    // Which shaders the histogram counts, and which failed: one line each, by path.
+    let mut listed: Vec<&Record> =
+        records.iter().filter(|r| matches!(r.status, Status::Unsupported | Status::Failed)).collect();
+    listed.sort_by(|a, b| a.path.cmp(&b.path));
+    if !listed.is_empty() {
+        writeln!(o, "unsupported and failed:")?;
+        for r in listed {
+            let status = if r.status == Status::Failed { "failed" } else { "unsupported" };
+            // `reason_id: detail` when refused, the error when failed.
+            let reason = r.reason.as_deref().unwrap_or("").replace('\n', " ");
+            writeln!(o, "  {status:<11}  {}: {reason}", r.path)?;
         }
     }
     let mut notes = Vec::new();
