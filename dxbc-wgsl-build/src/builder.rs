@@ -269,11 +269,25 @@ pub fn cache_key(bytes: &[u8]) -> String {
 /// The cache key of a shader input translated with `[view_formats]` settings (`u0=rgba8unorm`):
 /// [`cache_key`] when there are none, else the settings are hashed too.
 pub fn cache_key_with(bytes: &[u8], view_formats: &[String]) -> String {
+    key_of(bytes, view_formats, true)
+}
+
+/// The cache key of an effect's shader input: [`cache_key_with`] its view formats, and whether
+/// its checksum is verified (`[effect] verify_checksum = false` is hashed too, so that turning
+/// the check back on does not find the unverified translation).
+pub fn cache_key_for(bytes: &[u8], shader: &ShaderRef) -> String {
+    key_of(bytes, &shader.view_formats, shader.verify_checksum)
+}
+
+fn key_of(bytes: &[u8], view_formats: &[String], verify_checksum: bool) -> String {
     let mut h = Sha256::new();
     for s in view_formats {
         h.update(b"view format ");
         h.update(s.as_bytes());
         h.update(b"\0");
+    }
+    if !verify_checksum {
+        h.update(b"checksum not verified\0");
     }
     h.update(b"dxbc-wgsl translator ");
     h.update(dxbc_wgsl::TRANSLATOR_VERSION.as_bytes());
@@ -314,7 +328,7 @@ fn prune_cache(dir: &Path, used: &[String]) {
 
 impl Translator for CachingTranslator {
     fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, String> {
-        let key = cache_key_with(bytes, &shader.view_formats);
+        let key = cache_key_for(bytes, shader);
         let file = self.cache_dir.join(format!("{key}.json"));
         self.used.push(key);
         if let Ok(text) = std::fs::read(&file) {

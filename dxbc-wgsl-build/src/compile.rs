@@ -162,12 +162,13 @@ impl Translator for DirectTranslator {
     }
 }
 
-/// The translator options of a shader input: its stage's `[view_formats]`.
+/// The translator options of a shader input: its stage's `[view_formats]`, and whether the
+/// checksum is verified (`[effect] verify_checksum`).
 ///
 /// # Errors
 /// A setting the translator does not accept (the parser has checked them).
 pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptions, String> {
-    let mut options = dxbc_wgsl::TranslateOptions::default();
+    let mut options = dxbc_wgsl::TranslateOptions { skip_checksum: !shader.verify_checksum, ..Default::default() };
     for s in &shader.view_formats {
         options.set_view_format(s)?;
     }
@@ -257,8 +258,8 @@ struct Loaded {
 
 /// The reflected constant-buffer layouts of a shader input, `Ok(None)` when it has no RDEF chunk
 /// (or is not a container the reflection can be read from: translating it reports why).
-fn reflection_of(bytes: &[u8]) -> Result<Option<Vec<ReflectedLayout>>, String> {
-    let Ok(container) = dxbc_wgsl::Container::parse(bytes, &dxbc_wgsl::ReadOptions::default()) else {
+fn reflection_of(bytes: &[u8], verify_checksum: bool) -> Result<Option<Vec<ReflectedLayout>>, String> {
+    let Ok(container) = dxbc_wgsl::Container::parse(bytes, &dxbc_wgsl::ReadOptions { verify_checksum }) else {
         return Ok(None);
     };
     let Some(chunk) = container.chunk(b"RDEF") else {
@@ -374,7 +375,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                                 inputs.push(r.path.clone());
                             }
                             let bytes = read_shader(&r);
-                            let reflection = bytes.as_deref().map_or(Ok(None), reflection_of);
+                            let reflection = bytes.as_deref().map_or(Ok(None), |b| reflection_of(b, r.verify_checksum));
                             let info = bytes.and_then(|bytes| translator.translate(&r, &bytes));
                             loaded.insert(r.clone(), Loaded { info, reflection });
                         }

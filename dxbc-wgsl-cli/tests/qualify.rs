@@ -263,3 +263,38 @@ fn the_refused_and_failed_shaders_are_listed_by_path() {
     assert!(!out.contains("a_ps.dxbc"), "qualified shaders are not listed:\n{out}");
     assert_eq!(lines.last(), Some(&"qualified: 1, unsupported: 2, failed: 1"), "{out}");
 }
+
+/// A knowingly patched blob (a byte after the header flipped, so the checksum is wrong) fails by
+/// default and qualifies with `--no-verify-checksum`, or through an effect file that says
+/// `verify_checksum = false`.
+#[test]
+fn no_verify_checksum_qualifies_a_patched_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(directxtk().join("BasicEffect/BasicEffect_PSBasic.dxbc")).unwrap();
+    let first_chunk = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    bytes[first_chunk + 8 + 16] ^= 0xff;
+    let shaders = dir.path().join("shaders");
+    std::fs::create_dir(&shaders).unwrap();
+    std::fs::write(shaders.join("ps.dxbc"), bytes).unwrap();
+    let shaders = shaders.to_str().unwrap();
+    let r = run(&["qualify", "--no-progress", shaders]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(1), "{out}");
+    assert!(out.contains("ps.dxbc: checksum mismatch"), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 0, unsupported: 0, failed: 1"), "{out}");
+    let r = run(&["qualify", "--no-progress", "--no-verify-checksum", shaders]);
+    let out = stdout(&r);
+    assert!(r.status.success(), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 1, unsupported: 0, failed: 0"), "{out}");
+
+    let effect = dir.path().join("ps.effect.toml");
+    let text = "[effect]\nname = \"P\"\nshader_dir = \"shaders\"\nverify_checksum = false\n\
+                [passes.main]\nvertex = \"vs.dxbc\"\npixel = \"ps.dxbc\"\n";
+    std::fs::copy(directxtk().join("BasicEffect/BasicEffect_VSBasic.dxbc"), dir.path().join("shaders/vs.dxbc"))
+        .unwrap();
+    std::fs::write(&effect, text).unwrap();
+    let r = run(&["qualify", "--no-progress", effect.to_str().unwrap()]);
+    let out = stdout(&r);
+    assert!(r.status.success(), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 2, unsupported: 0, failed: 0"), "{out}");
+}
