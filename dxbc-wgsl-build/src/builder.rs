@@ -17,11 +17,9 @@ pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageIn
 /// Translates effects at build time and writes their generated Rust into `OUT_DIR`.
 ///
 /// ```no_run
-/// // build.rs, in `fn main()`:
-/// if let Err(e) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
-///     eprintln!("{e}");
-///     std::process::exit(1);
-/// }
+/// // build.rs, in `fn main()`. Errors are printed as `cargo::error=` lines, which fail the build
+/// // by themselves: the script returns normally (a non-zero exit would show them twice).
+/// let _ = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build();
 /// ```
 ///
 /// For each effect it writes `<OUT_DIR>/<module>.rs` (e.g. `basic_effect.rs`, holding
@@ -31,6 +29,11 @@ pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageIn
 /// and an unchanged output file is not rewritten. Every file read is reported to cargo with
 /// `cargo::rerun-if-changed`. Errors are printed as `cargo::error=file:line:column: message` and
 /// returned; nothing panics.
+///
+/// A `cargo::error=` line fails the build on its own (cargo 1.84 and later), each diagnostic
+/// shown once. So a build script should not exit with a non-zero status after a failed
+/// [`build`](Builder::build): cargo would then also dump the script's whole standard output,
+/// showing every diagnostic a second time.
 #[derive(Debug, Clone)]
 pub struct Builder {
     effects: Vec<PathBuf>,
@@ -145,12 +148,21 @@ impl Builder {
     /// them have been reported.
     ///
     /// # Errors
-    /// [`BuildError`]; with cargo output on, every diagnostic was also printed as a
-    /// `cargo::error=` line.
+    /// [`BuildError`]; with cargo output on, every error was also printed as a `cargo::error=`
+    /// line (one per diagnostic), which fails the build: a build script has nothing more to do
+    /// (see [`Builder`] on why it should not exit non-zero).
     pub fn build(self) -> Result<BuildReport, BuildError> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(BuildError::NoOutDir)?,
+            None => match std::env::var_os("OUT_DIR") {
+                Some(d) => PathBuf::from(d),
+                None => {
+                    if self.cargo {
+                        println!("cargo::error={}", BuildError::NoOutDir);
+                    }
+                    return Err(BuildError::NoOutDir);
+                }
+            },
         };
         let base = self
             .base_dir
