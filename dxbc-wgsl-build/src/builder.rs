@@ -28,7 +28,9 @@ pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageIn
 /// translation is kept in `<OUT_DIR>/dxbc-wgsl-cache/`; unchanged inputs are not translated again,
 /// and an unchanged output file is not rewritten. Every file read is reported to cargo with
 /// `cargo::rerun-if-changed`. Errors are printed as `cargo::error=file:line:column: message` and
-/// returned; nothing panics.
+/// returned; nothing panics. The generated code compiles against wgpu 30.x: with cargo output on
+/// (as a build script), a crate whose `Cargo.lock` resolves another wgpu is an error naming both
+/// versions ([`BuildError::WgpuVersion`]), before anything is translated.
 ///
 /// A `cargo::error=` line fails the build on its own (cargo 1.84 and later), each diagnostic
 /// shown once. So a build script should not exit with a non-zero status after a failed
@@ -91,6 +93,11 @@ pub enum BuildError {
         /// The effect file that claimed it again.
         second: PathBuf,
     },
+    /// The crate resolves a wgpu the generated code does not compile against (see
+    /// [`wgpu_version`](crate::wgpu_version)): `generated code needs wgpu 30.x; this crate
+    /// resolves wgpu X.Y.Z ...`.
+    #[error("{0}")]
+    WgpuVersion(String),
     /// Writing an output or cache file failed.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -164,6 +171,12 @@ impl Builder {
                 }
             },
         };
+        if self.cargo {
+            if let Err(message) = crate::wgpu_version::check_from_env() {
+                println!("cargo::error={message}");
+                return Err(BuildError::WgpuVersion(message));
+            }
+        }
         let base = self
             .base_dir
             .clone()

@@ -21,9 +21,15 @@ use syn::{parse_macro_input, LitStr};
 /// `include_bytes!` in the expansion), so editing one recompiles the crate. Errors in the effect
 /// file or its shaders become `compile_error!`s of the form `path:line:column: message`, pointing
 /// at the effect file.
+///
+/// The generated code compiles against wgpu 30.x: when the crate's `Cargo.lock` resolves another
+/// wgpu, the expansion is one `compile_error!` naming both versions instead.
 #[proc_macro]
 pub fn include_effect(input: TokenStream) -> TokenStream {
     let lit = parse_macro_input!(input as LitStr);
+    if let Err(message) = dxbc_wgsl_build::wgpu_version::check_from_env() {
+        return syn::Error::new(lit.span(), message).to_compile_error().into();
+    }
     let base = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
     let path = base.join(lit.value());
     expand(&path, &lit).unwrap_or_else(|e| e.to_compile_error()).into()
