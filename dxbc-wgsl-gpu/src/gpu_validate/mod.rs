@@ -12,7 +12,7 @@
 //!
 //! ```no_run
 //! # fn f(compiled: &dxbc_wgsl_build::compile::CompiledEffect) -> Result<(), Box<dyn std::error::Error>> {
-//! use dxbc_wgsl_build::gpu_validate::GpuValidator;
+//! use dxbc_wgsl_gpu::gpu_validate::GpuValidator;
 //! let gpu = GpuValidator::new(None)?; // the first Vulkan adapter (or WGPU_ADAPTER_NAME)
 //! for issue in gpu.validate_effect(compiled) {
 //!     eprintln!("{issue}"); // effects/x.effect.toml:12:10: effect X, pass `main`, permutation ...: GPU error: ...
