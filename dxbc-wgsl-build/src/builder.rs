@@ -17,11 +17,9 @@ pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageIn
 /// Translates effects at build time and writes their generated Rust into `OUT_DIR`.
 ///
 /// ```no_run
-/// // build.rs, in `fn main()`:
-/// if let Err(e) = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build() {
-///     eprintln!("{e}");
-///     std::process::exit(1);
-/// }
+/// // build.rs, in `fn main()`. Errors are printed as `cargo::error=` lines, which fail the build
+/// // by themselves: the script returns normally (a non-zero exit would show them twice).
+/// let _ = dxbc_wgsl_build::Builder::new().effect("effects/basic.effect.toml").build();
 /// ```
 ///
 /// For each effect it writes `<OUT_DIR>/<module>.rs` (e.g. `basic_effect.rs`, holding
@@ -30,7 +28,14 @@ pub type TranslateFn = fn(&[u8], &dxbc_wgsl::TranslateOptions) -> Result<StageIn
 /// translation is kept in `<OUT_DIR>/dxbc-wgsl-cache/`; unchanged inputs are not translated again,
 /// and an unchanged output file is not rewritten. Every file read is reported to cargo with
 /// `cargo::rerun-if-changed`. Errors are printed as `cargo::error=file:line:column: message` and
-/// returned; nothing panics.
+/// returned; nothing panics. The generated code compiles against wgpu 30.x: with cargo output on
+/// (as a build script), a crate whose `Cargo.lock` resolves another wgpu is an error naming both
+/// versions ([`BuildError::WgpuVersion`]), before anything is translated.
+///
+/// A `cargo::error=` line fails the build on its own (cargo 1.84 and later), each diagnostic
+/// shown once. So a build script should not exit with a non-zero status after a failed
+/// [`build`](Builder::build): cargo would then also dump the script's whole standard output,
+/// showing every diagnostic a second time.
 #[derive(Debug, Clone)]
 pub struct Builder {
     effects: Vec<PathBuf>,
@@ -88,6 +93,11 @@ pub enum BuildError {
         /// The effect file that claimed it again.
         second: PathBuf,
     },
+    /// The crate resolves a wgpu the generated code does not compile against (see
+    /// [`wgpu_version`](crate::wgpu_version)): `generated code needs wgpu 30.x; this crate
+    /// resolves wgpu X.Y.Z ...`.
+    #[error("{0}")]
+    WgpuVersion(String),
     /// Writing an output or cache file failed.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -145,13 +155,28 @@ impl Builder {
     /// them have been reported.
     ///
     /// # Errors
-    /// [`BuildError`]; with cargo output on, every diagnostic was also printed as a
-    /// `cargo::error=` line.
+    /// [`BuildError`]; with cargo output on, every error was also printed as a `cargo::error=`
+    /// line (one per diagnostic), which fails the build: a build script has nothing more to do
+    /// (see [`Builder`] on why it should not exit non-zero).
     pub fn build(self) -> Result<BuildReport, BuildError> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
-            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(BuildError::NoOutDir)?,
+            None => match std::env::var_os("OUT_DIR") {
+                Some(d) => PathBuf::from(d),
+                None => {
+                    if self.cargo {
+                        println!("cargo::error={}", BuildError::NoOutDir);
+                    }
+                    return Err(BuildError::NoOutDir);
+                }
+            },
         };
+        if self.cargo {
+            if let Err(message) = crate::wgpu_version::check_from_env() {
+                println!("cargo::error={message}");
+                return Err(BuildError::WgpuVersion(message));
+            }
+        }
         let base = self
             .base_dir
             .clone()
@@ -269,11 +294,25 @@ pub fn cache_key(bytes: &[u8]) -> String {
 /// The cache key of a shader input translated with `[view_formats]` settings (`u0=rgba8unorm`):
 /// [`cache_key`] when there are none, else the settings are hashed too.
 pub fn cache_key_with(bytes: &[u8], view_formats: &[String]) -> String {
+    key_of(bytes, view_formats, true)
+}
+
+/// The cache key of an effect's shader input: [`cache_key_with`] its view formats, and whether
+/// its checksum is verified (`[effect] verify_checksum = false` is hashed too, so that turning
+/// the check back on does not find the unverified translation).
+pub fn cache_key_for(bytes: &[u8], shader: &ShaderRef) -> String {
+    key_of(bytes, &shader.view_formats, shader.verify_checksum)
+}
+
+fn key_of(bytes: &[u8], view_formats: &[String], verify_checksum: bool) -> String {
     let mut h = Sha256::new();
     for s in view_formats {
         h.update(b"view format ");
         h.update(s.as_bytes());
         h.update(b"\0");
+    }
+    if !verify_checksum {
+        h.update(b"checksum not verified\0");
     }
     h.update(b"dxbc-wgsl translator ");
     h.update(dxbc_wgsl::TRANSLATOR_VERSION.as_bytes());
@@ -314,7 +353,7 @@ fn prune_cache(dir: &Path, used: &[String]) {
 
 impl Translator for CachingTranslator {
     fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, compile::ShaderError> {
-        let key = cache_key_with(bytes, &shader.view_formats);
+        let key = cache_key_for(bytes, shader);
         let file = self.cache_dir.join(format!("{key}.json"));
         self.used.push(key);
         if let Ok(text) = std::fs::read(&file) {
@@ -340,6 +379,9 @@ impl Translator for CachingTranslator {
 /// A path that names something other than a regular file (`/dev/null`, `/dev/stdout`, a FIFO)
 /// is written in place: renaming over it would replace the device with a file. A symbolic link
 /// is followed, so the link stays and its target is replaced atomically.
+///
+/// On Unix a new file gets mode 0666 less the umask (as with [`std::fs::write`]); a replaced
+/// file keeps its mode.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, bytes, true)
 }
@@ -367,7 +409,26 @@ pub fn write_atomic_with(path: &Path, bytes: &[u8], sync: bool) -> std::io::Resu
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     // A fresh, exclusively created temporary (random name, O_EXCL): a symlink planted at a
     // predictable name cannot redirect the write.
-    let mut tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // The file's mode: a replaced file keeps its own; a new one gets 0666 less the umask, as
+    // `std::fs::write` gives it (tempfile's default, 0600, would hide outputs from other users).
+    #[cfg(unix)]
+    let existing = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        // The umask applies to this mode at creation; it is never wider than the final one.
+        let mode = existing.as_ref().map_or(0o666, |p| p.mode() & 0o7777);
+        builder.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    #[cfg(unix)]
+    if let Some(permissions) = existing {
+        // Exactly the old mode, which the umask may have narrowed at creation.
+        tmp.as_file().set_permissions(permissions)?;
+    }
     tmp.write_all(bytes)?;
     if sync {
         tmp.as_file().sync_all()?;
@@ -409,5 +470,35 @@ mod write_atomic_tests {
         write_atomic(&link, b"new").expect("write");
         assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
         assert_eq!(std::fs::read(&target).expect("read"), b"new");
+    }
+
+    /// A new file gets 0666 less the umask, as `std::fs::write` gives it (not the temporary
+    /// file's 0600).
+    #[test]
+    fn write_atomic_creates_files_with_the_umask_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("new.wgsl");
+        // SAFETY: umask only swaps the process's file-creation mask; it is restored right after.
+        let old = unsafe { libc::umask(0o022) };
+        let written = write_atomic(&file, b"fn main() {}");
+        unsafe { libc::umask(old) };
+        written.expect("write");
+        let mode = std::fs::metadata(&file).expect("metadata").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "got {mode:o}");
+    }
+
+    /// A file that is replaced keeps its mode.
+    #[test]
+    fn write_atomic_keeps_an_existing_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("old.rs");
+        std::fs::write(&file, b"old").expect("write");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        write_atomic(&file, b"new").expect("write");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        let mode = std::fs::metadata(&file).expect("metadata").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "got {mode:o}");
     }
 }

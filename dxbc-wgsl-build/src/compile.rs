@@ -212,12 +212,13 @@ impl Translator for DirectTranslator {
     }
 }
 
-/// The translator options of a shader input: its stage's `[view_formats]`.
+/// The translator options of a shader input: its stage's `[view_formats]`, and whether the
+/// checksum is verified (`[effect] verify_checksum`).
 ///
 /// # Errors
 /// A setting the translator does not accept (the parser has checked them).
 pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptions, String> {
-    let mut options = dxbc_wgsl::TranslateOptions::default();
+    let mut options = dxbc_wgsl::TranslateOptions { skip_checksum: !shader.verify_checksum, ..Default::default() };
     for s in &shader.view_formats {
         options.set_view_format(s)?;
     }
@@ -309,8 +310,8 @@ struct Loaded {
 
 /// The reflected constant-buffer layouts of a shader input, `Ok(None)` when it has no RDEF chunk
 /// (or is not a container the reflection can be read from: translating it reports why).
-fn reflection_of(bytes: &[u8]) -> Result<Option<Vec<ReflectedLayout>>, String> {
-    let Ok(container) = dxbc_wgsl::Container::parse(bytes, &dxbc_wgsl::ReadOptions::default()) else {
+fn reflection_of(bytes: &[u8], verify_checksum: bool) -> Result<Option<Vec<ReflectedLayout>>, String> {
+    let Ok(container) = dxbc_wgsl::Container::parse(bytes, &dxbc_wgsl::ReadOptions { verify_checksum }) else {
         return Ok(None);
     };
     let Some(chunk) = container.chunk(b"RDEF") else {
@@ -426,7 +427,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                                 inputs.push(r.path.clone());
                             }
                             let bytes = read_shader(&r);
-                            let reflection = bytes.as_deref().map_or(Ok(None), reflection_of);
+                            let reflection = bytes.as_deref().map_or(Ok(None), |b| reflection_of(b, r.verify_checksum));
                             let info = bytes.and_then(|bytes| translator.translate(&r, &bytes));
                             loaded.insert(r.clone(), Loaded { info, reflection });
                         }
@@ -862,7 +863,7 @@ fn check_reflection(
                                     format!(
                                     "{who} binds {} but carries no reflection (RDEF) to take the layout of constant \
                                      buffer `{}` from: declare it with `fields` or `layout`",
-                                    b.register.to_string(),
+                                    b.register,
                                     cb.name
                                 ),
                                 )
@@ -879,10 +880,7 @@ fn check_reflection(
                     effect
                         .error(
                             &cb.span,
-                            format!(
-                                "{who} binds {}, but its reflection lists no constant buffer there",
-                                b.register.to_string()
-                            ),
+                            format!("{who} binds {}, but its reflection lists no constant buffer there", b.register),
                         )
                         .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
                 );
@@ -958,10 +956,7 @@ fn check_reflection(
                                 format!(
                                     "{who}: the layout of constant buffer `{}` ({}, `{}` in the reflection) cannot be \
                                  taken from the reflection: {}",
-                                    cb.name,
-                                    b.register.to_string(),
-                                    reflected.name,
-                                    reflected.verdict
+                                    cb.name, b.register, reflected.name, reflected.verdict
                                 ),
                             )
                             .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
@@ -1140,7 +1135,7 @@ fn check_bindings(
                 format!(
                     "{} binds {} at @group({}), but the binding plan puts {} resources in group {}",
                     s.labels[0],
-                    b.register.to_string(),
+                    b.register,
                     b.group,
                     stage.name(),
                     stage.group()
@@ -1157,7 +1152,7 @@ fn check_bindings(
                     effect.name,
                     stage.name(),
                     s.labels[0],
-                    b.register.to_string(),
+                    b.register,
                     match b.kind {
                         BindingKind::UniformBuffer { size_bytes } => size_bytes,
                         _ => 0,
@@ -1180,7 +1175,7 @@ fn check_bindings(
                             effect.name,
                             stage.name(),
                             s.labels[0],
-                            b.register.to_string(),
+                            b.register,
                             size_bytes,
                             size_bytes / 16,
                             layout.name,

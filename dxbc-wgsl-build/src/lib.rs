@@ -17,6 +17,8 @@
 //! - [`reflect`]: constant-buffer layouts from a shader's reflection (RDEF), placed by HLSL's
 //!   packing rules from the reflected types and checked against the reflected offsets, and their
 //!   Rust structs; usable without an effect file.
+//! - [`wgpu_version`]: the generated code compiles against wgpu 30.x; `Builder` and
+//!   `include_effect!` check the wgpu the user's crate resolves (its `Cargo.lock`).
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -28,6 +30,7 @@ pub mod plan;
 pub mod reflect;
 pub mod stage;
 pub mod vertex;
+pub mod wgpu_version;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;

@@ -106,3 +106,67 @@ fn two_effects_generating_one_module_are_an_error_not_an_overwrite() {
     assert!(first.ends_with("tiny.effect.toml") && second.ends_with("tiny_copy.effect.toml"), "{err}");
     assert!(err.to_string().contains("module"), "{err}");
 }
+
+/// A copy of DualTextureEffect whose blobs are in `dir/shaders`, one of them patched after the
+/// header (a byte of its first chunk flipped, so the checksum no longer matches), with `extra`
+/// added to its `[effect]` table.
+fn patched_dual_texture(dir: &std::path::Path, extra: &str) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let blobs = root.join("example-engine/shaders/directxtk/DualTextureEffect");
+    std::fs::create_dir_all(dir.join("shaders")).unwrap();
+    for entry in std::fs::read_dir(&blobs).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        if path.file_name().unwrap() == "DualTextureEffect_VSDualTexture.dxbc" {
+            bytes = common::flip_after_header(&bytes);
+        }
+        std::fs::write(dir.join("shaders").join(path.file_name().unwrap()), bytes).unwrap();
+    }
+    let text = std::fs::read_to_string(root.join("example-engine/effects/dual_texture.effect.toml")).unwrap();
+    let text = text.replace(
+        "shader_dir = \"../shaders/directxtk/DualTextureEffect\"",
+        &format!("shader_dir = \"shaders\"\n{extra}"),
+    );
+    std::fs::write(dir.join("dual_texture.effect.toml"), text).unwrap();
+}
+
+/// `[effect] verify_checksum = false` translates a knowingly patched blob; without it the blob is
+/// refused, and the cache of a build that did not verify does not hide that.
+#[test]
+fn verify_checksum_false_reads_a_patched_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let build = || {
+        Builder::new()
+            .effect("dual_texture.effect.toml")
+            .base_dir(dir.path())
+            .out_dir(dir.path().join("out"))
+            .cargo_output(false)
+            .build()
+    };
+    patched_dual_texture(dir.path(), "");
+    let err = build().unwrap_err();
+    let BuildError::Effect(d) = &err else { panic!("{err}") };
+    let first = d.first().unwrap();
+    assert!(first.message.contains("DualTextureEffect_VSDualTexture.dxbc"), "{first}");
+    assert!(first.message.contains("checksum mismatch"), "{first}");
+
+    patched_dual_texture(dir.path(), "verify_checksum = false");
+    let report = build().unwrap_or_else(|e| panic!("{e}"));
+    let code = std::fs::read_to_string(&report.effects[0].output).unwrap();
+    // The flipped byte is in the level 9 program, which the translation does not read: the same
+    // module as the example's.
+    let example = tempfile::tempdir().unwrap();
+    let expected = Builder::new()
+        .effect("../example-engine/effects/dual_texture.effect.toml")
+        .base_dir(env!("CARGO_MANIFEST_DIR"))
+        .out_dir(example.path())
+        .cargo_output(false)
+        .build()
+        .unwrap();
+    assert_eq!(code, std::fs::read_to_string(&expected.effects[0].output).unwrap());
+
+    // Verified again: refused again, not taken from the cache.
+    patched_dual_texture(dir.path(), "verify_checksum = true");
+    let err = build().unwrap_err();
+    assert!(err.to_string().contains("checksum mismatch"), "{err}");
+}

@@ -730,3 +730,13 @@ fn one_register_named_per_stage_with_an_array() {
     let text = format!("{HEAD}[resources]\nt1 = []\n{PASS}");
     expect_at(&text, "[]", 0, "an empty array names nothing");
 }
+
+#[test]
+fn verify_checksum_not_a_bool() {
+    expect_at(
+        &format!("[effect]\nname = \"E\"\nverify_checksum = \"no\"\n{PASS}"),
+        "\"no\"",
+        0,
+        "`verify_checksum` must be true or false",
+    );
+}

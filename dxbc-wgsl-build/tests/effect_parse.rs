@@ -130,3 +130,18 @@ passes = ["lit", "outline"]
     let e = parse("[effect]\nname = \"E\"\n[passes.main]\nvertex = \"V.cso\"\n");
     assert!(e.techniques.is_empty());
 }
+
+#[test]
+fn verify_checksum_defaults_to_true_and_reaches_every_shader() {
+    let pass = "[passes.main]\nvertex = \"v.dxbc\"\npixel = \"p.dxbc\"\n";
+    let e = parse(&format!("[effect]\nname = \"E\"\n{pass}"));
+    assert!(e.verify_checksum);
+    let e = parse(&format!("[effect]\nname = \"E\"\nverify_checksum = false\n{pass}"));
+    assert!(!e.verify_checksum);
+    let p = &e.passes[0];
+    for rules in [&p.vertex, p.pixel.as_ref().unwrap()] {
+        let shader = e.shader_for(rules, &[]).unwrap();
+        assert!(!shader.verify_checksum, "{shader:?}");
+        assert!(dxbc_wgsl_build::compile::translate_options(&shader).unwrap().skip_checksum);
+    }
+}

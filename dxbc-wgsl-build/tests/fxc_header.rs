@@ -71,6 +71,7 @@ fn header_arrays_read_back_by_symbol_and_translate_like_the_blob() {
             path: path.clone(),
             symbol: symbol.map(str::to_string),
             view_formats: Vec::new(),
+            verify_checksum: true,
         })
     };
     assert_eq!(read(Some("BasicEffect_VSBasicTx")).unwrap(), vs);

@@ -4,9 +4,10 @@
 //! - `info FILE [--symbol NAME]`: container chunks, signatures, bindings.
 //! - `disasm FILE [--symbol NAME]`: fxc-style disassembly.
 //! - `qualify [--json REPORT] [--tint] [--gpu [--adapter A] | --no-gpu] [--no-progress] PATH...`:
-//!   translate every shader found under files and folders; a histogram of refusal reasons and
-//!   `qualified: N, unsupported: M, failed: K` (exit 1 when K > 0). `--gpu` (feature `gpu`) also
-//!   creates each qualified shader's pipeline on a GPU. See `docs/qualify.md`.
+//!   translate every shader found under files and folders; a histogram of refusal reasons, every
+//!   refused or failed shader with its reason, and `qualified: N, unsupported: M, failed: K`
+//!   (exit 1 when K > 0). `--gpu` (feature `gpu`) also creates each qualified shader's pipeline
+//!   on a GPU. See `docs/qualify.md`.
 //! - `conformance [--json REPORT] PATH...` (feature `gpu`): run translated shaders on a GPU
 //!   against D3D's test suites; ends with `passed: N, failed: M, skipped: K`.
 //! - `effect FILE [-o OUT.rs] [--gpu [--adapter A] | --no-gpu]`: validate an effect file,
@@ -24,7 +25,8 @@
 //! `[package.metadata.dxbc-wgsl] effects = [...]`.
 //!
 //! FILE is a DXBC container (`.dxbc`, `.cso`, ...) or an fxc `/Fh` header (`.h`/`.inc`, with
-//! `--symbol` when it holds several arrays). Exit status 0 on success, 1 with a one-line error
+//! `--symbol` when it holds several arrays). A container whose checksum does not match is refused;
+//! `--no-verify-checksum` (translate, disasm, layouts, qualify, effect) reads it anyway. Exit status 0 on success, 1 with a one-line error
 //! otherwise.
 
 use std::path::PathBuf;
@@ -69,6 +71,10 @@ enum Command {
         /// space). Repeatable.
         #[arg(long = "view-format", value_name = "SLOT=FORMAT")]
         view_formats: Vec<String>,
+        /// Read the container even when its checksum does not match its contents (a knowingly
+        /// patched blob).
+        #[arg(long)]
+        no_verify_checksum: bool,
     },
     /// Show a shader's chunks, signatures and resource bindings.
     Info {
@@ -85,6 +91,10 @@ enum Command {
         /// The array to use when the header holds several.
         #[arg(long)]
         symbol: Option<String>,
+        /// Read the container even when its checksum does not match its contents (a knowingly
+        /// patched blob).
+        #[arg(long)]
+        no_verify_checksum: bool,
     },
     /// Check an effect file: translate its shaders, run the checks, list its permutations.
     Effect {
@@ -93,6 +103,10 @@ enum Command {
         /// Also write the generated Rust module here.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Read every shader of the effect even when a container's checksum does not match (as
+        /// `verify_checksum = false` in its [effect] table).
+        #[arg(long)]
+        no_verify_checksum: bool,
         #[command(flatten)]
         gpu: GpuArgs,
     },
@@ -110,6 +124,10 @@ enum Command {
         /// Also print the Rust struct of each layout that agrees.
         #[arg(long)]
         rust: bool,
+        /// Read the container even when its checksum does not match its contents (a knowingly
+        /// patched blob).
+        #[arg(long)]
+        no_verify_checksum: bool,
     },
     /// Translate every shader under files and folders and report which qualify.
     ///
@@ -129,6 +147,10 @@ enum Command {
         /// Never draw a progress bar (none is drawn when standard error is not a terminal).
         #[arg(long)]
         no_progress: bool,
+        /// Read containers even when their checksum does not match their contents (knowingly
+        /// patched blobs; effect files can say so for their shaders with `verify_checksum = false`).
+        #[arg(long)]
+        no_verify_checksum: bool,
         #[command(flatten)]
         gpu: GpuArgs,
     },
@@ -274,14 +296,15 @@ fn main() -> ExitCode {
 }
 
 fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
-    compile::read_shader(&ShaderRef { path: file, symbol, view_formats: Vec::new() }).map_err(anyhow::Error::new)
+    compile::read_shader(&ShaderRef::file(file, symbol)).map_err(anyhow::Error::new)
 }
 
 fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Translate { file, output, symbol, entry_point, view_formats } => {
+        Command::Translate { file, output, symbol, entry_point, view_formats, no_verify_checksum } => {
             let bytes = read(file.clone(), symbol)?;
-            let mut options = dxbc_wgsl::TranslateOptions { entry_point, ..Default::default() };
+            let mut options =
+                dxbc_wgsl::TranslateOptions { entry_point, skip_checksum: no_verify_checksum, ..Default::default() };
             for v in &view_formats {
                 options.set_view_format(v).map_err(anyhow::Error::msg).context("--view-format")?;
             }
@@ -319,17 +342,18 @@ fn run(command: Command) -> anyhow::Result<()> {
             print!("{}", dxbc_wgsl::info::bindings(&bytes));
             Ok(())
         }
-        Command::Disasm { file, symbol } => {
+        Command::Disasm { file, symbol, no_verify_checksum } => {
             let bytes = read(file.clone(), symbol)?;
-            let shader = dxbc_wgsl::Shader::parse(&bytes, &dxbc_wgsl::ReadOptions::default())
-                .with_context(|| file.display().to_string())?;
+            let shader =
+                dxbc_wgsl::Shader::parse(&bytes, &dxbc_wgsl::ReadOptions { verify_checksum: !no_verify_checksum })
+                    .with_context(|| file.display().to_string())?;
             print!("{}", dxbc_wgsl::sm4::disasm::disassemble(&shader.program));
             Ok(())
         }
-        Command::Effect { file, output, gpu } => effect(file, output, &gpu),
+        Command::Effect { file, output, no_verify_checksum, gpu } => effect(file, output, no_verify_checksum, &gpu),
         Command::Adapters => adapters(),
-        Command::Layouts { files, symbol, rust } => {
-            if !layouts(&files, symbol, rust)? {
+        Command::Layouts { files, symbol, rust, no_verify_checksum } => {
+            if !layouts(&files, symbol, rust, no_verify_checksum)? {
                 std::process::exit(1);
             }
             Ok(())
@@ -355,11 +379,12 @@ fn run(command: Command) -> anyhow::Result<()> {
             println!("{}", m.summary());
             Ok(())
         }
-        Command::Qualify { paths, json, tint, no_progress, gpu: g } => {
+        Command::Qualify { paths, json, tint, no_progress, no_verify_checksum, gpu: g } => {
             let paths = paths_or_workspace(paths)?;
             let gpu = if g.wanted(false) { Some(qualify_gpu(g.adapter.as_deref())?) } else { None };
             let no_gpu = g.no_gpu;
-            if !qualify::run(&qualify::Args { paths, json, tint, no_progress, gpu, no_gpu })? {
+            let args = qualify::Args { paths, json, tint, no_progress, gpu, no_gpu, no_verify_checksum };
+            if !qualify::run(&args)? {
                 // The summary line stays the last line: no `error:` after it.
                 std::process::exit(1);
             }
@@ -497,11 +522,11 @@ fn effect_gpu(_compiled: &compile::CompiledEffect, _adapter: Option<&str>) -> an
     bail!("{NO_GPU_FEATURE}")
 }
 
-fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Result<()> {
+fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu: &GpuArgs) -> anyhow::Result<()> {
     if gpu.wanted(false) && !cfg!(feature = "gpu") {
         bail!("--gpu: this dxbc-wgsl was built without the `gpu` feature: build it with `--features gpu`");
     }
-    let effect = match Effect::load(&file) {
+    let mut effect = match Effect::load(&file) {
         Ok(e) => e,
         Err(d) => {
             let n = d.0.len();
@@ -511,6 +536,9 @@ fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Resu
             bail!("{}", d.0.last().map(ToString::to_string).unwrap_or_default());
         }
     };
+    if no_verify_checksum {
+        effect.verify_checksum = false;
+    }
     let compiled = match compile::compile(effect, &mut DirectTranslator) {
         Ok(c) => c,
         Err(d) => {
@@ -597,12 +625,19 @@ fn effect(file: PathBuf, output: Option<PathBuf>, gpu: &GpuArgs) -> anyhow::Resu
 }
 
 /// Prints the reflected layouts of each file; `false` when one disagrees or cannot be read.
-fn layouts(files: &[PathBuf], symbol: Option<String>, rust: bool) -> anyhow::Result<bool> {
+fn layouts(files: &[PathBuf], symbol: Option<String>, rust: bool, no_verify_checksum: bool) -> anyhow::Result<bool> {
     use dxbc_wgsl_build::effect::layout::format_offset;
     use dxbc_wgsl_build::reflect::{self, ReflectError};
     let mut ok = true;
     for file in files {
-        let bytes = read(file.clone(), symbol.clone())?;
+        let mut bytes = read(file.clone(), symbol.clone())?;
+        if no_verify_checksum {
+            // The reflection reader always verifies: give the container the checksum of what it
+            // holds (only the container's own bytes, not what may follow it).
+            let len = dxbc_wgsl::Container::parse(&bytes, &dxbc_wgsl::ReadOptions { verify_checksum: false })
+                .map_or(0, |c| c.bytes.len());
+            dxbc_wgsl::container::fix_checksum(&mut bytes[..len]);
+        }
         let layouts = match reflect::cbuffer_layouts(&bytes) {
             Ok(l) => l,
             Err(ReflectError::NoReflection) => {

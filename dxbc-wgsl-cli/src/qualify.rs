@@ -41,6 +41,9 @@ pub struct Args {
     pub gpu: Option<Gpu>,
     /// `--no-gpu` was given: say that only naga (and Tint) validated.
     pub no_gpu: bool,
+    /// `--no-verify-checksum`: read every container without verifying its checksum (an effect
+    /// file's `verify_checksum = false` does so for its own shaders).
+    pub no_verify_checksum: bool,
 }
 
 /// A GPU check of one translation: `Ok`, or why its pipeline did not pass.
@@ -183,6 +186,9 @@ struct Input {
     load: Load,
     /// View-format settings (`u0=rgba8unorm`) from the effect file that references the input.
     view_formats: Vec<String>,
+    /// Whether the container's checksum is verified (`--no-verify-checksum`, or the effect
+    /// file's `verify_checksum = false`, turn it off).
+    verify_checksum: bool,
 }
 
 impl Input {
@@ -222,7 +228,8 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Every input under the given paths, deduplicated (an effect's shader that the walk also found
 /// is one record) and sorted by path. Also returns how many headers held no arrays.
-fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
+/// `verify_checksum: false` turns the checksum check off for every input.
+fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Input>, usize)> {
     let mut files: Vec<(PathBuf, FileKind)> = Vec::new();
     for root in paths {
         let meta = std::fs::metadata(root).with_context(|| format!("{}: no such file or directory", root.display()))?;
@@ -254,20 +261,31 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
     for (path, kind) in files {
         let display = path.display().to_string();
         match kind {
-            FileKind::Blob => {
-                inputs.push(Input { display, symbol: None, load: Load::File(path), view_formats: Vec::new() })
-            }
+            FileKind::Blob => inputs.push(Input {
+                display,
+                symbol: None,
+                load: Load::File(path),
+                view_formats: Vec::new(),
+                verify_checksum,
+            }),
             FileKind::Header => match std::fs::read(&path) {
                 Err(e) => inputs.push(Input {
                     display,
                     symbol: None,
                     load: Load::Error(format!("cannot read: {e}")),
                     view_formats: Vec::new(),
+                    verify_checksum,
                 }),
                 Ok(bytes) => {
                     let Ok(text) = String::from_utf8(bytes) else {
                         // Not a text header: a blob with a header's extension, or binary junk.
-                        inputs.push(Input { display, symbol: None, load: Load::File(path), view_formats: Vec::new() });
+                        inputs.push(Input {
+                            display,
+                            symbol: None,
+                            load: Load::File(path),
+                            view_formats: Vec::new(),
+                            verify_checksum,
+                        });
                         continue;
                     };
                     match dxbc_wgsl::header::parse_header(&text) {
@@ -276,6 +294,7 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
                             symbol: None,
                             load: Load::Error(e.to_string()),
                             view_formats: Vec::new(),
+                            verify_checksum,
                         }),
                         Ok(blobs) if blobs.is_empty() => empty_headers += 1,
                         Ok(blobs) => inputs.extend(blobs.into_iter().map(|b| Input {
@@ -283,13 +302,20 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
                             symbol: Some(b.symbol),
                             load: Load::Bytes(b.bytes),
                             view_formats: Vec::new(),
+                            verify_checksum,
                         })),
                     }
                 }
             },
             FileKind::Effect => match effect_inputs(&path) {
                 Ok(refs) => effect_refs.extend(refs),
-                Err(e) => inputs.push(Input { display, symbol: None, load: Load::Error(e), view_formats: Vec::new() }),
+                Err(e) => inputs.push(Input {
+                    display,
+                    symbol: None,
+                    load: Load::Error(e),
+                    view_formats: Vec::new(),
+                    verify_checksum,
+                }),
             },
         }
     }
@@ -299,15 +325,17 @@ fn discover(paths: &[PathBuf]) -> anyhow::Result<(Vec<Input>, usize)> {
             Ok(bytes) => Load::Bytes(bytes),
             Err(e) => Load::Error(e.to_string()),
         };
-        inputs.push(Input { display, symbol: r.symbol, load, view_formats: r.view_formats });
+        let verify_checksum = verify_checksum && r.verify_checksum;
+        inputs.push(Input { display, symbol: r.symbol, load, view_formats: r.view_formats, verify_checksum });
     }
 
-    // One record per (file, symbol, view formats): the first occurrence (walked files come before
-    // effect inputs; an effect's view formats make another translation of the same file).
+    // One record per (file, symbol, view formats, checksum check): the first occurrence (walked
+    // files come before effect inputs; an effect's view formats or `verify_checksum = false` make
+    // another translation of the same file).
     let mut seen = BTreeSet::new();
     inputs.retain(|i| {
         let key = std::fs::canonicalize(&i.display).unwrap_or_else(|_| PathBuf::from(&i.display));
-        seen.insert((key, i.symbol.clone(), i.view_formats.clone()))
+        seen.insert((key, i.symbol.clone(), i.view_formats.clone(), i.verify_checksum))
     });
     inputs.sort_by(|a, b| (&a.display, &a.symbol).cmp(&(&b.display, &b.symbol)));
     Ok((inputs, empty_headers))
@@ -413,7 +441,7 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
     }
 
     LAST_PANIC.with(|p| p.borrow_mut().take());
-    let mut options = TranslateOptions::default();
+    let mut options = TranslateOptions { skip_checksum: !input.verify_checksum, ..Default::default() };
     for v in &input.view_formats {
         // Checked when the effect file was read.
         let _ = options.set_view_format(v);
@@ -467,9 +495,10 @@ pub fn qualify(
     paths: &[PathBuf],
     tint: bool,
     gpu: Option<&Gpu>,
+    verify_checksum: bool,
     progress: &ProgressBar,
 ) -> anyhow::Result<(Vec<Record>, usize)> {
-    let (inputs, empty_headers) = discover(paths)?;
+    let (inputs, empty_headers) = discover(paths, verify_checksum)?;
     if tint {
         // Fail before the work, not after it.
         dxbc_wgsl_cli::tint::available()?;
@@ -596,7 +625,8 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         pb.set_message("translating");
         pb
     };
-    let (records, empty_headers) = qualify(&args.paths, args.tint, args.gpu.as_ref(), &progress)?;
+    let (records, empty_headers) =
+        qualify(&args.paths, args.tint, args.gpu.as_ref(), !args.no_verify_checksum, &progress)?;
     let summary = summarize(&records);
     let hist = histogram(&records);
     let gpu_summary = args.gpu.as_ref().map(|g| {
@@ -653,11 +683,17 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
             writeln!(o, "  {n:>6}  {id}")?;
         }
     }
-    let failures: Vec<&Record> = records.iter().filter(|r| r.status == Status::Failed).collect();
-    if !failures.is_empty() {
-        writeln!(o, "failed:")?;
-        for r in failures {
-            writeln!(o, "  {}: {}", r.path, r.reason.as_deref().unwrap_or(""))?;
+    // Which shaders the histogram counts, and which failed: one line each, by path.
+    let mut listed: Vec<&Record> =
+        records.iter().filter(|r| matches!(r.status, Status::Unsupported | Status::Failed)).collect();
+    listed.sort_by(|a, b| a.path.cmp(&b.path));
+    if !listed.is_empty() {
+        writeln!(o, "unsupported and failed:")?;
+        for r in listed {
+            let status = if r.status == Status::Failed { "failed" } else { "unsupported" };
+            // `reason_id: detail` when refused, the error when failed.
+            let reason = r.reason.as_deref().unwrap_or("").replace('\n', " ");
+            writeln!(o, "  {status:<11}  {}: {reason}", r.path)?;
         }
     }
     let mut notes = Vec::new();
@@ -702,8 +738,13 @@ mod tests {
                 .join("../example-engine/shaders/directxtk/BasicEffect/BasicEffect_VSBasic.dxbc"),
         )
         .unwrap();
-        let input =
-            Input { display: "vs.dxbc".into(), symbol: None, load: Load::Bytes(vs.clone()), view_formats: Vec::new() };
+        let input = Input {
+            display: "vs.dxbc".into(),
+            symbol: None,
+            load: Load::Bytes(vs.clone()),
+            view_formats: Vec::new(),
+            verify_checksum: true,
+        };
         let ok = process(&input, false, false, translate_default).record;
         assert_eq!(ok.status, Status::Qualified);
         let previous = std::panic::take_hook();

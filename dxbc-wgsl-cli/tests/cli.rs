@@ -148,3 +148,68 @@ fn translate_reads_a_header_array_by_symbol() {
     let err = String::from_utf8_lossy(&ambiguous.stderr);
     assert!(err.contains("g_vs") && err.contains("g_ps"), "{err}");
 }
+
+/// A copy of a DirectXTK blob with one byte of its first chunk (`Aon9`, the level 9 program the
+/// translator does not read) flipped: the checksum no longer matches.
+fn patched(name: &str) -> Vec<u8> {
+    let mut bytes = std::fs::read(blob(name)).unwrap();
+    let first_chunk = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    bytes[first_chunk + 8 + 16] ^= 0xff;
+    bytes
+}
+
+/// A knowingly patched blob: refused by default (one line naming the mismatch), read with
+/// `--no-verify-checksum` by every command that reads a blob.
+#[test]
+fn no_verify_checksum_reads_a_patched_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vs.dxbc");
+    std::fs::write(&file, patched("BasicEffect_VSBasic.dxbc")).unwrap();
+    let file = file.to_str().unwrap();
+    for command in ["translate", "disasm"] {
+        let r = run(&[command, file]);
+        assert_eq!(r.status.code(), Some(1), "{command}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && err.contains("checksum mismatch"), "{command}: {err}");
+        let r = run(&[command, "--no-verify-checksum", file]);
+        assert!(r.status.success(), "{command}: {}", String::from_utf8_lossy(&r.stderr));
+    }
+    let r = run(&["translate", "--no-verify-checksum", file]);
+    let original = run(&["translate", &blob("BasicEffect_VSBasic.dxbc")]);
+    assert_eq!(r.stdout, original.stdout, "the flipped byte is not in the program");
+
+    let r = run(&["layouts", file]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("checksum mismatch"));
+    let r = run(&["layouts", "--no-verify-checksum", file]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stdout));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("no reflection (RDEF)"));
+
+    // `effect --no-verify-checksum`: the effect file's `verify_checksum = false` for one run.
+    let shaders = dir.path().join("shaders");
+    std::fs::create_dir(&shaders).unwrap();
+    let blobs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/shaders/directxtk/DualTextureEffect");
+    for entry in std::fs::read_dir(&blobs).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, shaders.join(path.file_name().unwrap())).unwrap();
+    }
+    let ps = shaders.join("DualTextureEffect_PSDualTexture.dxbc");
+    let mut bytes = std::fs::read(&ps).unwrap();
+    let first_chunk = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    bytes[first_chunk + 8 + 16] ^= 0xff;
+    std::fs::write(&ps, bytes).unwrap();
+    let effect = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/effects/dual_texture.effect.toml");
+    let text = std::fs::read_to_string(effect)
+        .unwrap()
+        .replace("shader_dir = \"../shaders/directxtk/DualTextureEffect\"", "shader_dir = \"shaders\"");
+    let effect = dir.path().join("dual_texture.effect.toml");
+    std::fs::write(&effect, text).unwrap();
+    let r = run(&["effect", effect.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("DualTextureEffect_PSDualTexture.dxbc") && err.contains("checksum mismatch"), "{err}");
+    let r = run(&["effect", "--no-verify-checksum", effect.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("4 permutations, 6 distinct shaders"));
+}

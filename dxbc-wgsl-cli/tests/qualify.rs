@@ -236,3 +236,65 @@ fn effect_view_formats_apply_to_its_shaders() {
     let out = stdout(&o);
     assert!(out.trim_end().ends_with("qualified: 0, unsupported: 1, failed: 0"), "{out}");
 }
+
+/// Without `--json`, the output still names the shaders: after the histogram, one line per refused
+/// or failed shader (status, path, refusal id and detail, or the error), sorted by path.
+#[test]
+fn the_refused_and_failed_shaders_are_listed_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("z")).unwrap();
+    std::fs::copy(directxtk().join("BasicEffect/BasicEffect_PSBasic.dxbc"), dir.path().join("a_ps.dxbc")).unwrap();
+    std::fs::write(dir.path().join("z/gs.cso"), geometry_shader()).unwrap();
+    std::fs::write(dir.path().join("c_junk.dxbc"), b"DXBC and then nothing sensible").unwrap();
+    std::fs::write(dir.path().join("b_loop.dxbc"), endless_loop_shader()).unwrap();
+    let r = run(&["qualify", "--no-progress", dir.path().to_str().unwrap()]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let at = |line: &str| lines.iter().position(|l| *l == line).unwrap_or_else(|| panic!("no {line:?} in\n{out}"));
+    let listed = at("unsupported and failed:");
+    assert!(at("refusal reasons:") < listed, "the list follows the histogram:\n{out}");
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let list = &lines[listed + 1..listed + 4];
+    assert!(list[0].starts_with(&format!("  unsupported  {}: webgpu_limitation: ", path("b_loop.dxbc"))), "{out}");
+    assert!(list[1].starts_with(&format!("  failed       {}: not a shader: ", path("c_junk.dxbc"))), "{out}");
+    assert!(list[2].starts_with(&format!("  unsupported  {}: stage_unsupported: ", path("z/gs.cso"))), "{out}");
+    assert!(!lines[listed + 4].starts_with("  "), "only those three:\n{out}");
+    assert!(!out.contains("a_ps.dxbc"), "qualified shaders are not listed:\n{out}");
+    assert_eq!(lines.last(), Some(&"qualified: 1, unsupported: 2, failed: 1"), "{out}");
+}
+
+/// A knowingly patched blob (a byte after the header flipped, so the checksum is wrong) fails by
+/// default and qualifies with `--no-verify-checksum`, or through an effect file that says
+/// `verify_checksum = false`.
+#[test]
+fn no_verify_checksum_qualifies_a_patched_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(directxtk().join("BasicEffect/BasicEffect_PSBasic.dxbc")).unwrap();
+    let first_chunk = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    bytes[first_chunk + 8 + 16] ^= 0xff;
+    let shaders = dir.path().join("shaders");
+    std::fs::create_dir(&shaders).unwrap();
+    std::fs::write(shaders.join("ps.dxbc"), bytes).unwrap();
+    let shaders = shaders.to_str().unwrap();
+    let r = run(&["qualify", "--no-progress", shaders]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(1), "{out}");
+    assert!(out.contains("ps.dxbc: checksum mismatch"), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 0, unsupported: 0, failed: 1"), "{out}");
+    let r = run(&["qualify", "--no-progress", "--no-verify-checksum", shaders]);
+    let out = stdout(&r);
+    assert!(r.status.success(), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 1, unsupported: 0, failed: 0"), "{out}");
+
+    let effect = dir.path().join("ps.effect.toml");
+    let text = "[effect]\nname = \"P\"\nshader_dir = \"shaders\"\nverify_checksum = false\n\
+                [passes.main]\nvertex = \"vs.dxbc\"\npixel = \"ps.dxbc\"\n";
+    std::fs::copy(directxtk().join("BasicEffect/BasicEffect_VSBasic.dxbc"), dir.path().join("shaders/vs.dxbc"))
+        .unwrap();
+    std::fs::write(&effect, text).unwrap();
+    let r = run(&["qualify", "--no-progress", effect.to_str().unwrap()]);
+    let out = stdout(&r);
+    assert!(r.status.success(), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 2, unsupported: 0, failed: 0"), "{out}");
+}

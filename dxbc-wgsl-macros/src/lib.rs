@@ -21,9 +21,15 @@ use syn::{parse_macro_input, LitStr};
 /// `include_bytes!` in the expansion), so editing one recompiles the crate. Errors in the effect
 /// file or its shaders become `compile_error!`s of the form `path:line:column: message`, pointing
 /// at the effect file.
+///
+/// The generated code compiles against wgpu 30.x: when the crate's `Cargo.lock` resolves another
+/// wgpu, the expansion is one `compile_error!` naming both versions instead.
 #[proc_macro]
 pub fn include_effect(input: TokenStream) -> TokenStream {
     let lit = parse_macro_input!(input as LitStr);
+    if let Err(message) = dxbc_wgsl_build::wgpu_version::check_from_env() {
+        return syn::Error::new(lit.span(), message).to_compile_error().into();
+    }
     let base = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
     let path = base.join(lit.value());
     expand(&path, &lit).unwrap_or_else(|e| e.to_compile_error()).into()
@@ -98,5 +104,44 @@ mod tests {
         );
         // The effect file is still tracked, so fixing it recompiles.
         assert!(out.contains("include_bytes"), "{out}");
+    }
+
+    /// `[effect] verify_checksum = false` reaches the macro's translations: a patched blob (a byte
+    /// of its level 9 program flipped, so the checksum is wrong) is a compile error without it.
+    #[test]
+    fn verify_checksum_false_expands_a_patched_blob() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = tempfile_dir("verify-checksum");
+        let shaders = dir.join("shaders");
+        std::fs::create_dir_all(&shaders).unwrap();
+        let blobs = root.join("example-engine/shaders/directxtk/DualTextureEffect");
+        for entry in std::fs::read_dir(&blobs).unwrap() {
+            let path = entry.unwrap().path();
+            let mut bytes = std::fs::read(&path).unwrap();
+            let first_chunk = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+            bytes[first_chunk + 8 + 16] ^= 0xff;
+            std::fs::write(shaders.join(path.file_name().unwrap()), bytes).unwrap();
+        }
+        let text = std::fs::read_to_string(root.join("example-engine/effects/dual_texture.effect.toml")).unwrap();
+        let file = dir.join("dual.effect.toml");
+        let lit = LitStr::new("dual.effect.toml", proc_macro2::Span::call_site());
+        let write = |extra: &str| {
+            let t = text.replace(
+                "shader_dir = \"../shaders/directxtk/DualTextureEffect\"",
+                &format!("shader_dir = \"shaders\"\n{extra}"),
+            );
+            std::fs::write(&file, t).unwrap();
+        };
+        write("");
+        let refused = expand(&file, &lit).unwrap().to_string();
+        write("verify_checksum = false");
+        let read = expand(&file, &lit).unwrap().to_string();
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(refused.contains("compile_error") && refused.contains("checksum mismatch"), "{refused}");
+        assert!(!read.contains("compile_error") && read.contains("pub mod dual_texture_effect"), "{read}");
+    }
+
+    fn tempfile_dir(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("dxbc-wgsl-macros-{name}-{}", std::process::id()))
     }
 }

@@ -40,6 +40,10 @@ pub struct Effect {
     pub shader_dir: PathBuf,
     /// Span of the `shader_dir` value, when the file gives one.
     pub shader_dir_span: Option<Span>,
+    /// `[effect] verify_checksum` (default `true`): whether the containers' checksums are
+    /// verified. `false` reads knowingly patched blobs
+    /// ([`dxbc_wgsl::TranslateOptions::skip_checksum`]), for every shader of the effect.
+    pub verify_checksum: bool,
     /// Permutation axes, in declaration order.
     pub axes: Vec<Axis>,
     /// `[permutations] exclude`: combinations that do not exist.
@@ -371,9 +375,17 @@ pub struct ShaderRef {
     /// View formats that apply to the stage (`[view_formats]`, as `u0=rgba8unorm` settings, in
     /// declaration order): part of what is translated, so of the identity of the input.
     pub view_formats: Vec<String>,
+    /// Whether the container's checksum is verified (`[effect] verify_checksum`, default
+    /// `true`); `false` reads a knowingly patched blob.
+    pub verify_checksum: bool,
 }
 
 impl ShaderRef {
+    /// A bare file (or header array): no view formats, checksum verified.
+    pub fn file(path: impl Into<PathBuf>, symbol: Option<String>) -> ShaderRef {
+        ShaderRef { path: path.into(), symbol, view_formats: Vec::new(), verify_checksum: true }
+    }
+
     /// A short label: the file name, with `:symbol` for a header.
     pub fn label(&self) -> String {
         let file = self
@@ -483,6 +495,7 @@ impl Effect {
                 .filter(|v| v.stages.as_ref().is_none_or(|s| s.contains(&rules.stage)))
                 .map(ViewFormatDecl::setting)
                 .collect(),
+            verify_checksum: self.verify_checksum,
         })
     }
 

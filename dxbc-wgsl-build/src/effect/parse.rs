@@ -205,7 +205,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         return Err(cx.err(&(0..0), "the effect file needs an [effect] table with a `name`"));
     };
     let effect_t = as_table(&cx, "effect", effect_v)?;
-    check_keys(&cx, effect_t, "[effect]", &["name", "module", "description", "shader_dir"])?;
+    check_keys(&cx, effect_t, "[effect]", &["name", "module", "description", "shader_dir", "verify_checksum"])?;
     let name_v = require(&cx, effect_t, "name", &effect_v.span(), "[effect]")?;
     let name = as_str(&cx, "name", name_v)?.to_string();
     check_hlsl_ident(&cx, &name, &name_v.span(), "effect name")?;
@@ -224,6 +224,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         None => base,
     };
     let shader_dir_span = get(effect_t, "shader_dir").map(|(_, v)| v.span());
+    let verify_checksum = render_states::opt_bool(&cx, effect_t, "verify_checksum")?.is_none_or(|(b, _)| b);
 
     // [axes]
     let mut axes = Vec::new();
@@ -707,6 +708,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         description,
         shader_dir,
         shader_dir_span,
+        verify_checksum,
         axes,
         excludes,
         layouts,

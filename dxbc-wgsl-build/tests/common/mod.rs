@@ -276,3 +276,13 @@ pub fn compile_tiny(dir: &Path) -> CompiledEffect {
     let effect = Effect::load(&path).unwrap();
     compile::compile(effect, &mut FakeTranslator::default()).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// A copy of a DXBC container with one byte of its first chunk's data flipped: the header's
+/// checksum no longer matches (for DirectXTK's blobs the first chunk is `Aon9`, the level 9
+/// program the translator does not read, so the translation is unchanged).
+pub fn flip_after_header(container: &[u8]) -> Vec<u8> {
+    let mut bytes = container.to_vec();
+    let first_chunk = u32::from_le_bytes(bytes[32..36].try_into().unwrap()) as usize;
+    bytes[first_chunk + 8 + 16] ^= 0xff;
+    bytes
+}

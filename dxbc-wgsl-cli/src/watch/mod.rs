@@ -1421,12 +1421,15 @@ struct CacheTranslator<'a> {
 impl Translator for CacheTranslator<'_> {
     fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, ShaderError> {
         let options = dxbc_wgsl_build::compile::translate_options(shader).map_err(ShaderError::Options)?;
-        // The view formats are part of what is translated.
-        let key = if shader.view_formats.is_empty() {
+        // The view formats and the checksum setting are part of what is translated.
+        let key = if shader.view_formats.is_empty() && shader.verify_checksum {
             sha(bytes)
         } else {
             let mut keyed = bytes.to_vec();
             keyed.extend_from_slice(format!("\0view formats {:?}", shader.view_formats).as_bytes());
+            if !shader.verify_checksum {
+                keyed.extend_from_slice(b"\0checksum not verified");
+            }
             sha(&keyed)
         };
         self.used.insert(key);

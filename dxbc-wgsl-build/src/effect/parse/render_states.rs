@@ -166,7 +166,7 @@ fn d3d_value<T>(
     })
 }
 
-fn opt_bool(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<(bool, Span)>> {
+pub(super) fn opt_bool(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<(bool, Span)>> {
     let Some((_, v)) = get(t, key) else {
         return Ok(None);
     };

@@ -1,0 +1,190 @@
+//! The wgpu the generated code compiles against, checked against the one the user's crate
+//! resolves, so that a mismatch is one clear error instead of type errors inside `OUT_DIR`.
+//!
+//! [`Builder`](crate::Builder) (as a build script) and `include_effect!` both call
+//! [`check_from_env`].
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The major version of wgpu the generated code is written for: it compiles against wgpu 30.x.
+pub const WGPU_MAJOR: u64 = 30;
+
+#[derive(Deserialize)]
+struct Lock {
+    #[serde(default)]
+    package: Vec<LockedPackage>,
+}
+
+#[derive(Deserialize)]
+struct LockedPackage {
+    name: String,
+    version: String,
+    source: Option<String>,
+    #[serde(default)]
+    dependencies: Vec<String>,
+}
+
+/// [`check`] for the crate cargo is building: `CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME` and
+/// `CARGO_PKG_VERSION` (set for build scripts and, during compilation, for proc macros). Outside
+/// cargo (those unset) there is nothing to check.
+///
+/// # Errors
+/// See [`check`].
+pub fn check_from_env() -> Result<(), String> {
+    let (Some(dir), Ok(name)) = (std::env::var_os("CARGO_MANIFEST_DIR"), std::env::var("CARGO_PKG_NAME")) else {
+        return Ok(());
+    };
+    check(Path::new(&dir), &name, std::env::var("CARGO_PKG_VERSION").ok().as_deref())
+}
+
+/// Checks that the package `name` (of `version`, when given) whose manifest is in
+/// `manifest_dir` depends on a wgpu 30.x ([`WGPU_MAJOR`]), as the `Cargo.lock` found in
+/// `manifest_dir` or the nearest folder above it records.
+///
+/// Says nothing (`Ok`) when there is no `Cargo.lock`, it cannot be read, it does not list the
+/// package, or the package depends on no `wgpu`; also when one of several wgpu it depends on is
+/// 30.x.
+///
+/// # Errors
+/// `generated code needs wgpu 30.x; this crate resolves wgpu X.Y.Z (...)`, naming the lock file.
+pub fn check(manifest_dir: &Path, name: &str, version: Option<&str>) -> Result<(), String> {
+    let Some(lock_path) = find_lock(manifest_dir) else {
+        return Ok(());
+    };
+    let Ok(text) = std::fs::read_to_string(&lock_path) else {
+        return Ok(());
+    };
+    let Ok(lock) = toml::from_str::<Lock>(&text) else {
+        return Ok(());
+    };
+    // The crate itself: a local package (no `source`) of that name (and version).
+    let Some(package) =
+        lock.package.iter().find(|p| p.name == name && p.source.is_none() && version.is_none_or(|v| p.version == v))
+    else {
+        return Ok(());
+    };
+    let mut resolved: Vec<&str> = Vec::new();
+    for dependency in &package.dependencies {
+        // `wgpu`, `wgpu 30.0.1` (several versions locked) or `wgpu 30.0.1 (registry+...)`.
+        let mut words = dependency.split_whitespace();
+        if words.next() != Some("wgpu") {
+            continue;
+        }
+        match words.next() {
+            Some(v) => resolved.push(v),
+            None => resolved.extend(lock.package.iter().filter(|p| p.name == "wgpu").map(|p| p.version.as_str())),
+        }
+    }
+    let major = |v: &str| v.split('.').next().and_then(|m| m.parse::<u64>().ok());
+    if resolved.is_empty() || resolved.iter().any(|v| major(v) == Some(WGPU_MAJOR)) {
+        return Ok(());
+    }
+    resolved.sort_unstable();
+    resolved.dedup();
+    let versions: Vec<String> = resolved.iter().map(|v| format!("wgpu {v}")).collect();
+    Err(format!(
+        "generated code needs wgpu {WGPU_MAJOR}.x; this crate resolves {} (`{name}` in {}): depend on wgpu = \
+         \"{WGPU_MAJOR}\"",
+        versions.join(" and "),
+        lock_path.display()
+    ))
+}
+
+/// `Cargo.lock` in `dir` or the nearest folder above it.
+fn find_lock(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().map(|d| d.join("Cargo.lock")).find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WGPU_29: &str = r#"
+version = 4
+
+[[package]]
+name = "user"
+version = "0.1.0"
+dependencies = [
+ "bytemuck",
+ "wgpu",
+]
+
+[[package]]
+name = "bytemuck"
+version = "1.23.0"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "wgpu"
+version = "29.0.1"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+"#;
+
+    /// A crate folder two levels below the lock file (a workspace member), with `lock` as the
+    /// workspace's Cargo.lock.
+    fn workspace(lock: &str) -> (tempfile::TempDir, PathBuf) {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("Cargo.lock"), lock).unwrap();
+        let member = root.path().join("crates/user");
+        std::fs::create_dir_all(&member).unwrap();
+        (root, member)
+    }
+
+    #[test]
+    fn another_major_is_an_error_naming_both_versions() {
+        let (root, member) = workspace(WGPU_29);
+        let e = check(&member, "user", Some("0.1.0")).unwrap_err();
+        assert!(e.starts_with("generated code needs wgpu 30.x; this crate resolves wgpu 29.0.1 (`user` in "), "{e}");
+        assert!(e.contains(&root.path().join("Cargo.lock").display().to_string()), "{e}");
+        // Without the version, by name.
+        assert!(check(&member, "user", None).is_err());
+    }
+
+    #[test]
+    fn wgpu_30_passes() {
+        let (_root, member) = workspace(&WGPU_29.replace("29.0.1", "30.0.2"));
+        assert_eq!(check(&member, "user", Some("0.1.0")), Ok(()));
+    }
+
+    #[test]
+    fn several_locked_versions_pass_when_one_is_30() {
+        let lock = WGPU_29.replace("\"wgpu\",", "\"wgpu 29.0.1\",\n \"wgpu 30.0.2 (registry+https://github.com/rust-lang/crates.io-index)\",")
+            + "\n[[package]]\nname = \"wgpu\"\nversion = \"30.0.2\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n";
+        let (_root, member) = workspace(&lock);
+        assert_eq!(check(&member, "user", None), Ok(()));
+        // Only the 29 and a 31: both named.
+        let lock = lock.replace("30.0.2", "31.0.0");
+        let (_root, member) = workspace(&lock);
+        let e = check(&member, "user", None).unwrap_err();
+        assert!(e.contains("this crate resolves wgpu 29.0.1 and wgpu 31.0.0 ("), "{e}");
+    }
+
+    #[test]
+    fn nothing_to_check_says_nothing() {
+        // No Cargo.lock anywhere above (a temporary folder has none).
+        let bare = tempfile::tempdir().unwrap();
+        if find_lock(bare.path()).is_none() {
+            assert_eq!(check(bare.path(), "user", None), Ok(()));
+        }
+        // The package depends on no wgpu.
+        let (_root, member) = workspace(&WGPU_29.replace(" \"wgpu\",\n", ""));
+        assert_eq!(check(&member, "user", None), Ok(()));
+        // The package is not in the lock file, or the lock file is not TOML.
+        let (_root, member) = workspace(WGPU_29);
+        assert_eq!(check(&member, "someone-else", None), Ok(()));
+        assert_eq!(check(&member, "user", Some("0.2.0")), Ok(()));
+        let (_root, member) = workspace("this is not [toml");
+        assert_eq!(check(&member, "user", None), Ok(()));
+    }
+
+    /// This workspace's own crates resolve wgpu 30 (the generated code's tests compile against it).
+    #[test]
+    fn this_workspace_resolves_wgpu_30() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(check(dir, "dxbc-wgsl-build", Some(env!("CARGO_PKG_VERSION"))), Ok(()));
+        assert_eq!(check(&dir.join("../example-engine"), "example-engine", None), Ok(()));
+    }
+}
