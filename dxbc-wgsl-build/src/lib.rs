@@ -17,6 +17,12 @@
 //! - [`reflect`]: constant-buffer layouts from a shader's reflection (RDEF), placed by HLSL's
 //!   packing rules from the reflected types and checked against the reflected offsets, and their
 //!   Rust structs; usable without an effect file.
+//!
+//! The modules import each other in one direction, never in a circle (`tests/module_graph.rs`
+//! checks it): `effect` (with `diag` and `vertex`) at the bottom; `stage`, `reflect` and the
+//! struct writer (`structs`, `writer`: the `#[repr(C)]` constant-buffer structs that `codegen`
+//! and `reflect` print) on it; `compile` on those; `plan` on `compile`; `codegen` on `plan`;
+//! `builder` on top.
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -27,7 +33,9 @@ pub mod effect;
 pub mod plan;
 pub mod reflect;
 pub mod stage;
+mod structs;
 pub mod vertex;
+mod writer;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;

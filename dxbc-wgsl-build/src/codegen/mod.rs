@@ -43,19 +43,16 @@
 //! # }
 //! ```
 
-mod structs;
-mod writer;
-
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
 use crate::effect::{pascal_case, AxisKind, Layout, Stage};
 use crate::plan::{PipelinePlan, VariantPlan};
+pub use crate::structs::{struct_source, StructSource, Word};
+use crate::structs::{Doc, Structs};
 use crate::vertex::VertexFormat;
+use crate::writer::W;
 use dxbc_wgsl::{ResourceBinding as Binding, ResourceKind as BindingKind, TextureSample as SampleType};
-pub use structs::{struct_source, StructSource, Word};
-use structs::{Doc, Structs};
-use writer::W;
 
 /// Version of the generator, part of the builder's cache key.
 pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
