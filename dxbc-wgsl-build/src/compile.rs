@@ -99,6 +99,9 @@ pub struct CompiledShader {
     pub labels: Vec<String>,
     /// The translation.
     pub info: StageInfo,
+    /// Per register of `info.bindings`, the field of [`CompiledEffect::resources`] it binds (an
+    /// index), decided once when the bindings are checked.
+    pub fields: BTreeMap<dxbc_wgsl::BindingSlot, usize>,
 }
 
 /// The shaders of one pass for one permutation (indices into [`CompiledEffect::shaders`]).
@@ -553,7 +556,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 i
             }
             None => {
-                shaders.push(CompiledShader { const_name: String::new(), labels: vec![r.label()], info: info.clone() });
+                shaders.push(CompiledShader {
+                    const_name: String::new(),
+                    labels: vec![r.label()],
+                    info: info.clone(),
+                    fields: BTreeMap::new(),
+                });
                 shaders.len() - 1
             }
         };
@@ -581,7 +589,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         used_names.push(name.clone());
         s.const_name = name;
     }
-    let shaders = sorted;
+    let mut shaders = sorted;
     let passes: Vec<Vec<Variant>> = choice
         .iter()
         .map(|per| {
@@ -601,9 +609,9 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             let variant = passes[pi][vi];
             let stages = [Some((variant.vertex, &pass.vertex)), variant.pixel.zip(pass.pixel.as_ref())];
             for (si, rules) in stages.into_iter().flatten() {
-                let s = &shaders[si];
                 let at = rule_span(rules, values);
-                check_bindings(&effect, &pass.name, s, &at, &mut resources, &mut errors);
+                shaders[si].fields =
+                    check_bindings(&effect, &pass.name, &shaders[si], &at, &mut resources, &mut errors);
             }
             // WebGPU's alpha to coverage needs a fragment shader with a colour target 0, and one
             // that does not write the sample mask (D3D's SV_Coverage) itself.
@@ -647,18 +655,11 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         }
     }
     // Required = bound by every variant.
-    for f in &mut resources {
-        f.required = passes.iter().flatten().all(|v| {
-            let mut used = false;
-            for si in std::iter::once(v.vertex).chain(v.pixel) {
-                let s = &shaders[si];
-                used |= s.info.bindings.iter().any(|b| {
-                    field_name(&effect, s.info.stage, b.register.class, b.register.slot, b.register.space).as_deref()
-                        == Some(f.name.as_str())
-                });
-            }
-            used
-        });
+    for (fi, f) in resources.iter_mut().enumerate() {
+        f.required = passes
+            .iter()
+            .flatten()
+            .all(|v| std::iter::once(v.vertex).chain(v.pixel).any(|si| shaders[si].fields.values().any(|&f| f == fi)));
     }
     // Vertex-format overrides must apply to some vertex input, with a compatible kind.
     for o in &effect.vertex_formats {
@@ -1119,6 +1120,9 @@ pub fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32
     }
 }
 
+/// Checks a shader's bindings and adds the fields they bind to `resources`. Returns the field of
+/// each register (index into `resources`); one it reports as naming no field has none, and the
+/// effect fails.
 fn check_bindings(
     effect: &Effect,
     pass: &str,
@@ -1126,7 +1130,8 @@ fn check_bindings(
     at: &Span,
     resources: &mut Vec<ResourceField>,
     errors: &mut Vec<Diagnostic>,
-) {
+) -> BTreeMap<dxbc_wgsl::BindingSlot, usize> {
+    let mut fields = BTreeMap::new();
     let stage = s.info.stage;
     let mut push = |d: Diagnostic| {
         if !errors.contains(&d) {
@@ -1201,8 +1206,10 @@ fn check_bindings(
             _ => effect.resources.iter().find(|r| r.name == name).and_then(|r| r.doc.clone()),
         };
         let describe = crate::stage::describe(&b.kind);
-        match resources.iter_mut().find(|f| f.name == name) {
-            Some(f) => {
+        match resources.iter().position(|f| f.name == name) {
+            Some(fi) => {
+                fields.insert(b.register, fi);
+                let f = &mut resources[fi];
                 if f.kind != kind {
                     push(effect.error(
                         at,
@@ -1220,17 +1227,21 @@ fn check_bindings(
                     f.kinds.push(describe);
                 }
             }
-            None => resources.push(ResourceField {
-                name,
-                kind,
-                required: false,
-                cbuffer,
-                registers: vec![(stage, reg)],
-                kinds: vec![describe],
-                doc,
-            }),
+            None => {
+                fields.insert(b.register, resources.len());
+                resources.push(ResourceField {
+                    name,
+                    kind,
+                    required: false,
+                    cbuffer,
+                    registers: vec![(stage, reg)],
+                    kinds: vec![describe],
+                    doc,
+                })
+            }
         }
     }
+    fields
 }
 
 fn check_link(
