@@ -22,7 +22,8 @@ pub struct CompiledEffect {
     pub shaders: Vec<CompiledShader>,
     /// Per pass, per permutation: the shaders used.
     pub passes: Vec<Vec<Variant>>,
-    /// Fields of the generated `Resources` struct.
+    /// Fields of the generated `Resources` struct (in an effect with render and compute passes,
+    /// of `Resources` and `ComputeResources` together: the plan splits them per kind of pass).
     pub resources: Vec<ResourceField>,
     /// Every file read: the effect file first, then the shader inputs (sorted).
     pub inputs: Vec<PathBuf>,
@@ -33,60 +34,6 @@ impl CompiledEffect {
     pub fn is_mixed(&self) -> bool {
         let compute = self.effect.passes.iter().filter(|p| p.is_compute()).count();
         compute > 0 && compute < self.effect.passes.len()
-    }
-
-    /// The resource fields the render passes (`compute == false`) or the compute passes
-    /// (`compute == true`) bind, in the order the shaders of those passes first bind them, with
-    /// the registers and kinds of those passes' stages only, and `required` when every
-    /// permutation of every such pass binds the field. For an effect whose passes are all of that
-    /// kind, these are [`CompiledEffect::resources`]; an effect with both kinds of passes
-    /// generates one struct of each (`Resources` and `ComputeResources`).
-    pub fn resource_fields(&self, compute: bool) -> Vec<ResourceField> {
-        let e = &self.effect;
-        let variants: Vec<&Variant> =
-            e.passes.iter().zip(&self.passes).filter(|(p, _)| p.is_compute() == compute).flat_map(|(_, v)| v).collect();
-        let mut out: Vec<ResourceField> = Vec::new();
-        for v in &variants {
-            for si in std::iter::once(v.vertex).chain(v.pixel) {
-                let info = &self.shaders[si].info;
-                for b in &info.bindings {
-                    let Some(name) = field_name(e, info.stage, b.register.class, b.register.slot, b.register.space)
-                    else {
-                        continue;
-                    };
-                    let Some(field) = self.resources.iter().find(|f| f.name == name) else { continue };
-                    let (reg, describe) = (b.register.to_string(), crate::stage::describe(&b.kind));
-                    match out.iter_mut().find(|f| f.name == name) {
-                        Some(f) => {
-                            if !f.registers.contains(&(info.stage, reg.clone())) {
-                                f.registers.push((info.stage, reg));
-                            }
-                            if !f.kinds.contains(&describe) {
-                                f.kinds.push(describe);
-                            }
-                        }
-                        None => out.push(ResourceField {
-                            registers: vec![(info.stage, reg)],
-                            kinds: vec![describe],
-                            required: false,
-                            ..field.clone()
-                        }),
-                    }
-                }
-            }
-        }
-        for f in &mut out {
-            f.required = variants.iter().all(|v| {
-                std::iter::once(v.vertex).chain(v.pixel).any(|si| {
-                    let info = &self.shaders[si].info;
-                    info.bindings.iter().any(|b| {
-                        field_name(e, info.stage, b.register.class, b.register.slot, b.register.space).as_deref()
-                            == Some(f.name.as_str())
-                    })
-                })
-            });
-        }
-        out
     }
 }
 
@@ -1087,8 +1034,9 @@ fn const_name(effect: &str, label: &str) -> String {
     s
 }
 
-/// The `Resources` field name a stage's register binds to.
-pub fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32, space: u32) -> Option<String> {
+/// The `Resources` field name a stage's register binds to: asked once per binding, by
+/// [`check_bindings`] (everything after it reads [`CompiledShader::fields`]).
+fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32, space: u32) -> Option<String> {
     let applies = |stages: &Option<Vec<Stage>>| stages.as_ref().is_none_or(|s| s.contains(&stage));
     match class {
         RegisterClass::ConstantBuffer => effect

@@ -118,12 +118,9 @@ fn mixed_passes_golden() {
 
     // The render and compute passes' resources are split per kind: `u0` only the compute
     // shaders bind; `parameters` both bind.
+    let plan = dxbc_wgsl_build::plan::PipelinePlan::new(&compiled);
     let names = |compute| -> Vec<String> {
-        compiled
-            .resource_fields(compute)
-            .iter()
-            .map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" }))
-            .collect()
+        plan.fields(compute).iter().map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" })).collect()
     };
     assert_eq!(names(false), ["parameters", "sampler?", "texture?"]);
     assert_eq!(names(true), ["parameters", "u0", "sampler?", "texture?"]);
@@ -150,7 +147,8 @@ fn single_kind_effects_keep_their_resource_fields() {
         let compiled = dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
             .unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
         assert!(!compiled.is_mixed(), "{}", path.display());
-        assert_eq!(compiled.resource_fields(compute), compiled.resources, "{}", path.display());
-        assert!(compiled.resource_fields(!compute).is_empty(), "{}", path.display());
+        let plan = dxbc_wgsl_build::plan::PipelinePlan::new(&compiled);
+        assert_eq!(plan.fields(compute), compiled.resources, "{}", path.display());
+        assert!(plan.fields(!compute).is_empty(), "{}", path.display());
     }
 }
