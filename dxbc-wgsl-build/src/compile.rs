@@ -22,7 +22,8 @@ pub struct CompiledEffect {
     pub shaders: Vec<CompiledShader>,
     /// Per pass, per permutation: the shaders used.
     pub passes: Vec<Vec<Variant>>,
-    /// Fields of the generated `Resources` struct.
+    /// Fields of the generated `Resources` struct (in an effect with render and compute passes,
+    /// of `Resources` and `ComputeResources` together: the plan splits them per kind of pass).
     pub resources: Vec<ResourceField>,
     /// Every file read: the effect file first, then the shader inputs (sorted).
     pub inputs: Vec<PathBuf>,
@@ -33,60 +34,6 @@ impl CompiledEffect {
     pub fn is_mixed(&self) -> bool {
         let compute = self.effect.passes.iter().filter(|p| p.is_compute()).count();
         compute > 0 && compute < self.effect.passes.len()
-    }
-
-    /// The resource fields the render passes (`compute == false`) or the compute passes
-    /// (`compute == true`) bind, in the order the shaders of those passes first bind them, with
-    /// the registers and kinds of those passes' stages only, and `required` when every
-    /// permutation of every such pass binds the field. For an effect whose passes are all of that
-    /// kind, these are [`CompiledEffect::resources`]; an effect with both kinds of passes
-    /// generates one struct of each (`Resources` and `ComputeResources`).
-    pub fn resource_fields(&self, compute: bool) -> Vec<ResourceField> {
-        let e = &self.effect;
-        let variants: Vec<&Variant> =
-            e.passes.iter().zip(&self.passes).filter(|(p, _)| p.is_compute() == compute).flat_map(|(_, v)| v).collect();
-        let mut out: Vec<ResourceField> = Vec::new();
-        for v in &variants {
-            for si in std::iter::once(v.vertex).chain(v.pixel) {
-                let info = &self.shaders[si].info;
-                for b in &info.bindings {
-                    let Some(name) = field_name(e, info.stage, b.register.class, b.register.slot, b.register.space)
-                    else {
-                        continue;
-                    };
-                    let Some(field) = self.resources.iter().find(|f| f.name == name) else { continue };
-                    let (reg, describe) = (b.register.to_string(), crate::stage::describe(&b.kind));
-                    match out.iter_mut().find(|f| f.name == name) {
-                        Some(f) => {
-                            if !f.registers.contains(&(info.stage, reg.clone())) {
-                                f.registers.push((info.stage, reg));
-                            }
-                            if !f.kinds.contains(&describe) {
-                                f.kinds.push(describe);
-                            }
-                        }
-                        None => out.push(ResourceField {
-                            registers: vec![(info.stage, reg)],
-                            kinds: vec![describe],
-                            required: false,
-                            ..field.clone()
-                        }),
-                    }
-                }
-            }
-        }
-        for f in &mut out {
-            f.required = variants.iter().all(|v| {
-                std::iter::once(v.vertex).chain(v.pixel).any(|si| {
-                    let info = &self.shaders[si].info;
-                    info.bindings.iter().any(|b| {
-                        field_name(e, info.stage, b.register.class, b.register.slot, b.register.space).as_deref()
-                            == Some(f.name.as_str())
-                    })
-                })
-            });
-        }
-        out
     }
 }
 
@@ -99,6 +46,9 @@ pub struct CompiledShader {
     pub labels: Vec<String>,
     /// The translation.
     pub info: StageInfo,
+    /// Per register of `info.bindings`, the field of [`CompiledEffect::resources`] it binds (an
+    /// index), decided once when the bindings are checked.
+    pub fields: BTreeMap<dxbc_wgsl::BindingSlot, usize>,
 }
 
 /// The shaders of one pass for one permutation (indices into [`CompiledEffect::shaders`]).
@@ -554,7 +504,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 i
             }
             None => {
-                shaders.push(CompiledShader { const_name: String::new(), labels: vec![r.label()], info: info.clone() });
+                shaders.push(CompiledShader {
+                    const_name: String::new(),
+                    labels: vec![r.label()],
+                    info: info.clone(),
+                    fields: BTreeMap::new(),
+                });
                 shaders.len() - 1
             }
         };
@@ -582,7 +537,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         used_names.push(name.clone());
         s.const_name = name;
     }
-    let shaders = sorted;
+    let mut shaders = sorted;
     let passes: Vec<Vec<Variant>> = choice
         .iter()
         .map(|per| {
@@ -602,9 +557,9 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             let variant = passes[pi][vi];
             let stages = [Some((variant.vertex, &pass.vertex)), variant.pixel.zip(pass.pixel.as_ref())];
             for (si, rules) in stages.into_iter().flatten() {
-                let s = &shaders[si];
                 let at = rule_span(rules, values);
-                check_bindings(&effect, &pass.name, s, &at, &mut resources, &mut errors);
+                shaders[si].fields =
+                    check_bindings(&effect, &pass.name, &shaders[si], &at, &mut resources, &mut errors);
             }
             // WebGPU's alpha to coverage needs a fragment shader with a colour target 0, and one
             // that does not write the sample mask (D3D's SV_Coverage) itself.
@@ -648,18 +603,11 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         }
     }
     // Required = bound by every variant.
-    for f in &mut resources {
-        f.required = passes.iter().flatten().all(|v| {
-            let mut used = false;
-            for si in std::iter::once(v.vertex).chain(v.pixel) {
-                let s = &shaders[si];
-                used |= s.info.bindings.iter().any(|b| {
-                    field_name(&effect, s.info.stage, b.register.class, b.register.slot, b.register.space).as_deref()
-                        == Some(f.name.as_str())
-                });
-            }
-            used
-        });
+    for (fi, f) in resources.iter_mut().enumerate() {
+        f.required = passes
+            .iter()
+            .flatten()
+            .all(|v| std::iter::once(v.vertex).chain(v.pixel).any(|si| shaders[si].fields.values().any(|&f| f == fi)));
     }
     // Vertex-format overrides must apply to some vertex input, with a compatible kind.
     for o in &effect.vertex_formats {
@@ -1081,8 +1029,9 @@ fn const_name(effect: &str, label: &str) -> String {
     s
 }
 
-/// The `Resources` field name a stage's register binds to.
-pub fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32, space: u32) -> Option<String> {
+/// The `Resources` field name a stage's register binds to: asked once per binding, by
+/// [`check_bindings`] (everything after it reads [`CompiledShader::fields`]).
+fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32, space: u32) -> Option<String> {
     let applies = |stages: &Option<Vec<Stage>>| stages.as_ref().is_none_or(|s| s.contains(&stage));
     match class {
         RegisterClass::ConstantBuffer => effect
@@ -1114,6 +1063,9 @@ pub fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32
     }
 }
 
+/// Checks a shader's bindings and adds the fields they bind to `resources`. Returns the field of
+/// each register (index into `resources`); one it reports as naming no field has none, and the
+/// effect fails.
 fn check_bindings(
     effect: &Effect,
     pass: &str,
@@ -1121,7 +1073,8 @@ fn check_bindings(
     at: &Span,
     resources: &mut Vec<ResourceField>,
     errors: &mut Vec<Diagnostic>,
-) {
+) -> BTreeMap<dxbc_wgsl::BindingSlot, usize> {
+    let mut fields = BTreeMap::new();
     let stage = s.info.stage;
     let mut push = |d: Diagnostic| {
         if !errors.contains(&d) {
@@ -1196,8 +1149,10 @@ fn check_bindings(
             _ => effect.resources.iter().find(|r| r.name == name).and_then(|r| r.doc.clone()),
         };
         let describe = crate::stage::describe(&b.kind);
-        match resources.iter_mut().find(|f| f.name == name) {
-            Some(f) => {
+        match resources.iter().position(|f| f.name == name) {
+            Some(fi) => {
+                fields.insert(b.register, fi);
+                let f = &mut resources[fi];
                 if f.kind != kind {
                     push(effect.error(
                         at,
@@ -1215,17 +1170,21 @@ fn check_bindings(
                     f.kinds.push(describe);
                 }
             }
-            None => resources.push(ResourceField {
-                name,
-                kind,
-                required: false,
-                cbuffer,
-                registers: vec![(stage, reg)],
-                kinds: vec![describe],
-                doc,
-            }),
+            None => {
+                fields.insert(b.register, resources.len());
+                resources.push(ResourceField {
+                    name,
+                    kind,
+                    required: false,
+                    cbuffer,
+                    registers: vec![(stage, reg)],
+                    kinds: vec![describe],
+                    doc,
+                })
+            }
         }
     }
+    fields
 }
 
 fn check_link(

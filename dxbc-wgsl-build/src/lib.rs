@@ -19,6 +19,12 @@
 //!   Rust structs; usable without an effect file.
 //! - [`wgpu_version`]: the generated code compiles against wgpu 30.x; `Builder` and
 //!   `include_effect!` check the wgpu the user's crate resolves (its `Cargo.lock`).
+//!
+//! The modules import each other in one direction, never in a circle (`tests/module_graph.rs`
+//! checks it): `effect` (with `diag` and `vertex`) at the bottom; `stage`, `reflect` and the
+//! struct writer (`structs`, `writer`: the `#[repr(C)]` constant-buffer structs that `codegen`
+//! and `reflect` print) on it; `compile` on those; `plan` on `compile`; `codegen` on `plan`;
+//! `builder` on top.
 #![warn(missing_docs)]
 
 pub mod builder;
@@ -29,8 +35,10 @@ pub mod effect;
 pub mod plan;
 pub mod reflect;
 pub mod stage;
+mod structs;
 pub mod vertex;
 pub mod wgpu_version;
+mod writer;
 
 pub use builder::{BuildError, BuildReport, Builder};
 pub use codegen::generate;

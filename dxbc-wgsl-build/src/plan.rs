@@ -4,11 +4,16 @@
 //!
 //! It is the one data model behind the generated code and the GPU validator:
 //! [`crate::codegen::generate`] prints it as Rust (`VARIANTS`, `VERTEX_GROUPS`, `PIXEL_GROUPS`,
-//! `COMPUTE_GROUPS`, `VERTEX_LAYOUTS` and the vertex structs), and the `gpu` feature's validator
-//! builds wgpu descriptors from the same values. The render states come from each pass's
+//! `COMPUTE_GROUPS`, `VERTEX_LAYOUTS`, the vertex structs, the resources structs and the bind
+//! group entries made from them), and the `gpu` feature's validator builds wgpu descriptors from
+//! the same values. The render states come from each pass's
 //! [`PassStates`](crate::effect::states::PassStates), the formats from the caller.
+//!
+//! Each bind group layout entry holds the resources-struct field it binds ([`FieldId`]), taken
+//! from the field that [`crate::compile`] decided for the shader's binding
+//! ([`CompiledShader::fields`]); nothing downstream looks a field up by name.
 
-use crate::compile::CompiledEffect;
+use crate::compile::{CompiledEffect, CompiledShader, ResourceField};
 use crate::effect::{is_keyword, pascal_case, snake_case, VertexFormatOverride};
 use crate::vertex::VertexFormat;
 use dxbc_wgsl::{InterfaceVar as Interface, ResourceBinding as Binding};
@@ -16,17 +21,58 @@ use dxbc_wgsl::{InterfaceVar as Interface, ResourceBinding as Binding};
 /// What the generated module builds, per pass and permutation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PipelinePlan {
+    /// Fields of the render passes' resources struct (`Resources`): the fields of
+    /// [`CompiledEffect::resources`] the render passes bind, in the order their shaders first
+    /// bind them, with the registers and kinds of those passes' stages only, and `required` when
+    /// every permutation of every render pass binds the field.
+    pub render_fields: Vec<ResourceField>,
+    /// Fields of the compute passes' resources struct (`Resources` in an effect of compute
+    /// passes only, `ComputeResources` in one with both kinds of pass), the same way. For an
+    /// effect whose passes are all of one kind, that kind's fields are
+    /// [`CompiledEffect::resources`].
+    pub compute_fields: Vec<ResourceField>,
     /// Distinct bind group layouts of the render passes, as entry lists sorted by binding number:
     /// `[0]` for `@group(0)` (the vertex shader's resources), `[1]` for `@group(1)` (the pixel
-    /// shader's).
-    pub groups: [Vec<Vec<Binding>>; 2],
+    /// shader's). Their fields are [`PipelinePlan::render_fields`].
+    pub groups: [Vec<Vec<GroupEntry>>; 2],
     /// Distinct bind group layouts of the compute passes (`@group(0)`, the compute shader's
-    /// resources), sorted by binding number.
-    pub compute_groups: Vec<Vec<Binding>>,
+    /// resources), sorted by binding number. Their fields are [`PipelinePlan::compute_fields`].
+    pub compute_groups: Vec<Vec<GroupEntry>>,
     /// Distinct vertex buffer layouts (one generated vertex struct each).
     pub vertex_layouts: Vec<VertexLayout>,
     /// Per pass, per permutation (in [`CompiledEffect::permutations`] order).
     pub variants: Vec<Vec<VariantPlan>>,
+}
+
+/// One entry of a bind group layout: a shader's binding and the resources-struct field that the
+/// generated bind group entry takes its resource from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupEntry {
+    /// The binding (`@binding`, register, kind).
+    pub binding: Binding,
+    /// The field bound to it ([`PipelinePlan::field`]).
+    pub field: FieldId,
+}
+
+/// A field of one of the plan's resources structs: [`PipelinePlan::render_fields`] for the
+/// entries of [`PipelinePlan::groups`], [`PipelinePlan::compute_fields`] for those of
+/// [`PipelinePlan::compute_groups`]. Only the plan makes them, for fields it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldId {
+    compute: bool,
+    index: usize,
+}
+
+impl FieldId {
+    /// Whether it is a field of the compute passes' struct.
+    pub fn is_compute(self) -> bool {
+        self.compute
+    }
+
+    /// Its position in its struct's fields.
+    pub fn index(self) -> usize {
+        self.index
+    }
 }
 
 /// One pass of one permutation: a render pipeline or a compute pipeline, as the pass is.
@@ -92,7 +138,11 @@ pub struct VertexAttribute {
 impl PipelinePlan {
     /// The plan of a compiled effect.
     pub fn new(c: &CompiledEffect) -> Self {
+        let (render_fields, render_ids) = kind_fields(c, false);
+        let (compute_fields, compute_ids) = kind_fields(c, true);
         let mut plan = PipelinePlan {
+            render_fields,
+            compute_fields,
             groups: [Vec::new(), Vec::new()],
             compute_groups: Vec::new(),
             vertex_layouts: Vec::new(),
@@ -103,13 +153,14 @@ impl PipelinePlan {
             for v in variants {
                 let first = &c.shaders[v.vertex].info;
                 if pass.is_compute() {
-                    let group = intern(&mut plan.compute_groups, group_entries(&first.bindings));
+                    let entries = shader_entries(&c.shaders[v.vertex], &compute_ids);
+                    let group = intern(&mut plan.compute_groups, entries);
                     per_pass.push(VariantPlan::Compute(ComputeVariant { compute: v.vertex, group }));
                     continue;
                 }
-                let vertex_group = intern(&mut plan.groups[0], group_entries(&first.bindings));
-                let pixel_bindings = v.pixel.map(|p| c.shaders[p].info.bindings.as_slice()).unwrap_or_default();
-                let pixel_group = intern(&mut plan.groups[1], group_entries(pixel_bindings));
+                let vertex_group = intern(&mut plan.groups[0], shader_entries(&c.shaders[v.vertex], &render_ids));
+                let pixel_entries = v.pixel.map(|p| shader_entries(&c.shaders[p], &render_ids)).unwrap_or_default();
+                let pixel_group = intern(&mut plan.groups[1], pixel_entries);
                 let vertex_layout = vertex_attributes(&first.inputs, &c.effect.vertex_formats)
                     .map(|(attributes, stride)| plan.intern_vertex_layout(attributes, stride));
                 per_pass.push(VariantPlan::Render(RenderVariant {
@@ -133,13 +184,28 @@ impl PipelinePlan {
     }
 
     /// The bind group layout entries of a render variant: `[group 0, group 1]`.
-    pub fn entries(&self, v: &RenderVariant) -> [&[Binding]; 2] {
+    pub fn entries(&self, v: &RenderVariant) -> [&[GroupEntry]; 2] {
         [&self.groups[0][v.vertex_group], &self.groups[1][v.pixel_group]]
     }
 
     /// The bind group layout entries of a compute variant (group 0).
-    pub fn compute_entries(&self, v: &ComputeVariant) -> &[Binding] {
+    pub fn compute_entries(&self, v: &ComputeVariant) -> &[GroupEntry] {
         &self.compute_groups[v.group]
+    }
+
+    /// The fields of the render passes' (`compute == false`) or the compute passes' resources
+    /// struct.
+    pub fn fields(&self, compute: bool) -> &[ResourceField] {
+        if compute {
+            &self.compute_fields
+        } else {
+            &self.render_fields
+        }
+    }
+
+    /// The field a bind group layout entry binds.
+    pub fn field(&self, id: FieldId) -> &ResourceField {
+        &self.fields(id.compute)[id.index]
     }
 
     /// Index of an identical layout, or of the new one, named after its attributes.
@@ -165,14 +231,87 @@ impl PipelinePlan {
     }
 }
 
-/// A stage's bindings as bind group layout entries: sorted by binding number.
+/// A stage's bindings as bind group layout entries: sorted by binding number (those of a bare
+/// shader, which has no resources struct; an effect's are [`GroupEntry`]s of the plan).
 pub fn group_entries(bindings: &[Binding]) -> Vec<Binding> {
     let mut entries = bindings.to_vec();
     entries.sort_by_key(|b| b.binding);
     entries
 }
 
-fn intern(list: &mut Vec<Vec<Binding>>, entries: Vec<Binding>) -> usize {
+/// A shader's bindings as bind group layout entries, sorted by binding number, each with its
+/// field: `ids` maps a field of [`CompiledEffect::resources`] to its id in the struct of the
+/// shader's kind of pass.
+fn shader_entries(s: &CompiledShader, ids: &[Option<FieldId>]) -> Vec<GroupEntry> {
+    let mut entries: Vec<GroupEntry> = bound_fields(s)
+        .map(|(b, fi)| GroupEntry {
+            binding: b.clone(),
+            field: ids[fi].unwrap_or_else(|| {
+                panic!(
+                    "internal error: the field of {} in {} is not one of its passes' fields",
+                    b.register, s.labels[0]
+                )
+            }),
+        })
+        .collect();
+    entries.sort_by_key(|e| e.binding.binding);
+    entries
+}
+
+/// A shader's bindings, each with the field of [`CompiledEffect::resources`] it binds.
+fn bound_fields(s: &CompiledShader) -> impl Iterator<Item = (&Binding, usize)> {
+    s.info.bindings.iter().map(|b| {
+        let field = s.fields.get(&b.register).copied();
+        (b, field.unwrap_or_else(|| panic!("internal error: {} binds {} to no field", s.labels[0], b.register)))
+    })
+}
+
+/// The fields of the resources struct of the render passes (`compute == false`) or of the
+/// compute passes (see [`PipelinePlan::render_fields`]), and the id of each field of
+/// [`CompiledEffect::resources`] in it (`None`: those passes do not bind it).
+fn kind_fields(c: &CompiledEffect, compute: bool) -> (Vec<ResourceField>, Vec<Option<FieldId>>) {
+    let variants: Vec<_> =
+        c.effect.passes.iter().zip(&c.passes).filter(|(p, _)| p.is_compute() == compute).flat_map(|(_, v)| v).collect();
+    let mut fields: Vec<ResourceField> = Vec::new();
+    let mut ids: Vec<Option<FieldId>> = vec![None; c.resources.len()];
+    for v in &variants {
+        for si in std::iter::once(v.vertex).chain(v.pixel) {
+            let s = &c.shaders[si];
+            for (b, fi) in bound_fields(s) {
+                let (reg, describe) = (b.register.to_string(), crate::stage::describe(&b.kind));
+                match ids[fi] {
+                    Some(id) => {
+                        let f = &mut fields[id.index];
+                        if !f.registers.contains(&(s.info.stage, reg.clone())) {
+                            f.registers.push((s.info.stage, reg));
+                        }
+                        if !f.kinds.contains(&describe) {
+                            f.kinds.push(describe);
+                        }
+                    }
+                    None => {
+                        ids[fi] = Some(FieldId { compute, index: fields.len() });
+                        fields.push(ResourceField {
+                            registers: vec![(s.info.stage, reg)],
+                            kinds: vec![describe],
+                            required: false,
+                            ..c.resources[fi].clone()
+                        });
+                    }
+                }
+            }
+        }
+    }
+    for (fi, id) in ids.iter().enumerate() {
+        let Some(id) = id else { continue };
+        fields[id.index].required = variants.iter().all(|v| {
+            std::iter::once(v.vertex).chain(v.pixel).any(|si| bound_fields(&c.shaders[si]).any(|(_, f)| f == fi))
+        });
+    }
+    (fields, ids)
+}
+
+fn intern<T: PartialEq>(list: &mut Vec<Vec<T>>, entries: Vec<T>) -> usize {
     match list.iter().position(|x| *x == entries) {
         Some(i) => i,
         None => {

@@ -25,11 +25,11 @@ use dxbc_wgsl::chunks::rdef::{
 };
 use dxbc_wgsl::container::{Container, ReadOptions};
 
-use crate::codegen::StructSource;
 use crate::effect::layout::{
     self, format_offset, layout_size, Declared, DeclaredType, HlslType, MatrixPacking, PlacedField, Rules, Scalar,
     Shape, VarType,
 };
+use crate::structs::{struct_source, StructSource};
 
 /// `D3D_SVF_USERPACKED`: the source placed the variable (`packoffset`, `register(cN)`).
 const USER_PACKED: u32 = 1;
@@ -429,7 +429,7 @@ pub fn rust_struct_source(l: &ReflectedLayout) -> Result<StructSource, String> {
         },
         l.fields.len()
     );
-    Ok(crate::codegen::struct_source(&crate::effect::pascal_case(&l.name), &doc, &l.fields, layout_size(&l.fields)))
+    Ok(struct_source(&crate::effect::pascal_case(&l.name), &doc, &l.fields, layout_size(&l.fields)))
 }
 
 /// Compares a layout declared elsewhere (an effect file's) with a reflected buffer: every

@@ -4,6 +4,8 @@ mod common;
 
 use std::path::Path;
 
+use dxbc_wgsl_build::plan::PipelinePlan;
+
 /// The generated module for the tiny effect is kept as a snapshot and as a compiled fixture
 /// (`tests/fixtures/tiny_effect.rs`, included by `tests/generated_compiles.rs`). Set
 /// `UPDATE_GOLDEN=1` to rewrite the fixture after an intended change.
@@ -118,16 +120,37 @@ fn mixed_passes_golden() {
 
     // The render and compute passes' resources are split per kind: `u0` only the compute
     // shaders bind; `parameters` both bind.
+    let plan = PipelinePlan::new(&compiled);
     let names = |compute| -> Vec<String> {
-        compiled
-            .resource_fields(compute)
-            .iter()
-            .map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" }))
-            .collect()
+        plan.fields(compute).iter().map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" })).collect()
     };
     assert_eq!(names(false), ["parameters", "sampler?", "texture?"]);
     assert_eq!(names(true), ["parameters", "u0", "sampler?", "texture?"]);
     assert_eq!(compiled.resources.len(), 4);
+    entries_bind_their_fields(&plan, "tiny_mixed");
+}
+
+/// Every bind group layout entry of the plan binds a field of its kind of pass's struct that
+/// holds what the binding takes, and serves the binding's register.
+fn entries_bind_their_fields(plan: &PipelinePlan, what: &str) {
+    use dxbc_wgsl::ResourceKind;
+    use dxbc_wgsl_build::compile::FieldKind;
+    let tables = [(false, &plan.groups[0]), (false, &plan.groups[1]), (true, &plan.compute_groups)];
+    for (compute, list) in tables {
+        for e in list.iter().flatten() {
+            assert_eq!(e.field.is_compute(), compute, "{what}: {}", e.binding.register);
+            let f = plan.field(e.field);
+            let kind = match e.binding.kind {
+                ResourceKind::UniformBuffer { .. } => FieldKind::UniformBuffer,
+                ResourceKind::StorageBuffer { .. } => FieldKind::StorageBuffer,
+                ResourceKind::Texture { .. } | ResourceKind::StorageTexture { .. } => FieldKind::TextureView,
+                ResourceKind::Sampler { .. } => FieldKind::Sampler,
+            };
+            assert_eq!(f.kind, kind, "{what}: {} binds `{}`", e.binding.register, f.name);
+            let reg = e.binding.register.to_string();
+            assert!(f.registers.iter().any(|(_, r)| *r == reg), "{what}: `{}` does not serve {reg}", f.name);
+        }
+    }
 }
 
 /// In an effect of one kind of pass, that kind's resource fields are the effect's: the
@@ -150,7 +173,9 @@ fn single_kind_effects_keep_their_resource_fields() {
         let compiled = dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
             .unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
         assert!(!compiled.is_mixed(), "{}", path.display());
-        assert_eq!(compiled.resource_fields(compute), compiled.resources, "{}", path.display());
-        assert!(compiled.resource_fields(!compute).is_empty(), "{}", path.display());
+        let plan = PipelinePlan::new(&compiled);
+        assert_eq!(plan.fields(compute), compiled.resources, "{}", path.display());
+        assert!(plan.fields(!compute).is_empty(), "{}", path.display());
+        entries_bind_their_fields(&plan, &path.display().to_string());
     }
 }

@@ -583,15 +583,13 @@ fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu:
         println!("  layout {}: {} fields, {} bytes", l.name, l.fields.len(), l.size());
     }
     // A mixed effect's render and compute passes have a resources struct each.
+    let plan = dxbc_wgsl_build::plan::PipelinePlan::new(&compiled);
     let groups = if compiled.is_mixed() {
-        vec![
-            (" of the render passes", compiled.resource_fields(false)),
-            (" of the compute passes", compiled.resource_fields(true)),
-        ]
+        vec![(" of the render passes", plan.fields(false)), (" of the compute passes", plan.fields(true))]
     } else {
-        vec![("", compiled.resources.clone())]
+        vec![("", compiled.resources.as_slice())]
     };
-    for (whose, fields) in &groups {
+    for (whose, fields) in groups {
         for r in fields {
             let regs: Vec<String> = r.registers.iter().map(|(s, reg)| format!("{} {reg}", s.name())).collect();
             println!(

@@ -43,19 +43,16 @@
 //! # }
 //! ```
 
-mod structs;
-mod writer;
-
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
 use crate::effect::{pascal_case, AxisKind, Layout, Stage};
-use crate::plan::{PipelinePlan, VariantPlan};
+use crate::plan::{GroupEntry, PipelinePlan, VariantPlan};
+pub use crate::structs::{struct_source, StructSource, Word};
+use crate::structs::{Doc, Structs};
 use crate::vertex::VertexFormat;
+use crate::writer::W;
 use dxbc_wgsl::{ResourceBinding as Binding, ResourceKind as BindingKind, TextureSample as SampleType};
-pub use structs::{struct_source, StructSource, Word};
-use structs::{Doc, Structs};
-use writer::W;
 
 /// Version of the generator, part of the builder's cache key.
 pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -76,12 +73,7 @@ struct Gen<'a> {
     render: Kind,
     /// The names of the compute passes' items.
     compute_kind: Kind,
-    /// The `Resources` fields of the render passes.
-    render_fields: Vec<ResourceField>,
-    /// The fields of the compute passes' resources (`Resources`, or `ComputeResources` in a
-    /// mixed effect).
-    compute_fields: Vec<ResourceField>,
-    /// Bind group layouts, vertex layouts and the variants that use them.
+    /// Resources structs, bind group layouts, vertex layouts and the variants that use them.
     plan: PipelinePlan,
     /// The constant-buffer structs and the structs of their struct members.
     structs: Structs,
@@ -208,8 +200,6 @@ impl<'a> Gen<'a> {
             mixed,
             render: Kind::new(c, false, mixed),
             compute_kind: Kind::new(c, true, mixed),
-            render_fields: c.resource_fields(false),
-            compute_fields: c.resource_fields(true),
             plan,
             structs: Structs::new(taken),
         }
@@ -955,11 +945,8 @@ impl<'a> Gen<'a> {
         let c = self.c;
         let e = &c.effect;
         let mixed = self.mixed;
-        let (fields, name) = if compute {
-            (&self.compute_fields, self.compute_kind.resources)
-        } else {
-            (&self.render_fields, self.render.resources)
-        };
+        let fields = self.plan.fields(compute);
+        let name = if compute { self.compute_kind.resources } else { self.render.resources };
         let w = &mut self.w;
         w.blank();
         if !mixed {
@@ -1050,7 +1037,7 @@ impl<'a> Gen<'a> {
                     continue;
                 }
                 w.open("&[");
-                for b in entries {
+                for b in entries.iter().map(|e| &e.binding) {
                     w.open("wgpu::BindGroupLayoutEntry {");
                     w.line(&format!("binding: {},", b.binding));
                     w.line(&format!("visibility: wgpu::ShaderStages::{vis},"));
@@ -1201,15 +1188,10 @@ impl<'a> Gen<'a> {
     /// The private function that makes the bind group entries of the render passes' groups (or of
     /// the compute passes') from the resources struct.
     fn group_entries(&mut self, compute: bool) {
-        let c = self.c;
-        let e = &c.effect;
-        let (k, fields) =
-            if compute { (&self.compute_kind, &self.compute_fields) } else { (&self.render, &self.render_fields) };
-        let tables: Vec<(usize, &Vec<Vec<Binding>>, Stage)> = if compute {
-            vec![(0, &self.plan.compute_groups, Stage::Compute)]
-        } else {
-            vec![(0, &self.plan.groups[0], Stage::Vertex), (1, &self.plan.groups[1], Stage::Pixel)]
-        };
+        let k = if compute { &self.compute_kind } else { &self.render };
+        let plan = &self.plan;
+        let tables: Vec<(usize, &Vec<Vec<GroupEntry>>)> =
+            if compute { vec![(0, &plan.compute_groups)] } else { vec![(0, &plan.groups[0]), (1, &plan.groups[1])] };
         let w = &mut self.w;
         w.blank();
         w.open(&format!(
@@ -1222,36 +1204,27 @@ impl<'a> Gen<'a> {
             w.line("Ok(Vec::new())");
         } else {
             w.open("Ok(match (group, index) {");
-            for (g, list, stage) in tables {
+            for (g, list) in tables {
                 for (i, entries) in list.iter().enumerate() {
                     if entries.is_empty() {
                         continue;
                     }
                     w.open(&format!("({g}, {i}) => vec!["));
-                    for b in entries {
-                        let name =
-                            crate::compile::field_name(e, stage, b.register.class, b.register.slot, b.register.space)
-                                .unwrap_or_default();
-                        let f = fields.iter().find(|f| f.name == name);
-                        let required = f.is_some_and(|f| f.required);
-                        let get = if required {
+                    for entry in entries {
+                        let f = plan.field(entry.field);
+                        let name = &f.name;
+                        let get = if f.required {
                             format!("r.{name}")
                         } else {
                             format!("r.{name}.ok_or(MissingResource({name:?}))?")
                         };
-                        let resource = match f.map(|f| f.kind) {
-                            Some(FieldKind::UniformBuffer | FieldKind::StorageBuffer) => {
-                                format!("{get}.as_entire_binding()")
-                            }
-                            Some(FieldKind::TextureView) => {
-                                format!("wgpu::BindingResource::TextureView({get})")
-                            }
-                            Some(FieldKind::Sampler) | None => {
-                                format!("wgpu::BindingResource::Sampler({get})")
-                            }
+                        let resource = match f.kind {
+                            FieldKind::UniformBuffer | FieldKind::StorageBuffer => format!("{get}.as_entire_binding()"),
+                            FieldKind::TextureView => format!("wgpu::BindingResource::TextureView({get})"),
+                            FieldKind::Sampler => format!("wgpu::BindingResource::Sampler({get})"),
                         };
                         w.open("wgpu::BindGroupEntry {");
-                        w.line(&format!("binding: {},", b.binding));
+                        w.line(&format!("binding: {},", entry.binding.binding));
                         w.line(&format!("resource: {resource},"));
                         w.close("},");
                     }
@@ -1546,7 +1519,7 @@ impl Gen<'_> {
         ));
         for entries in &self.plan.compute_groups {
             w.open("&[");
-            for b in entries {
+            for b in entries.iter().map(|e| &e.binding) {
                 w.open("wgpu::BindGroupLayoutEntry {");
                 w.line(&format!("binding: {},", b.binding));
                 w.line("visibility: wgpu::ShaderStages::COMPUTE,");

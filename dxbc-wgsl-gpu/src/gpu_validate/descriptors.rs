@@ -163,7 +163,7 @@ pub fn effect_pipelines(c: &CompiledEffect) -> Vec<EffectPipeline> {
                     let cs = &c.shaders[v.compute];
                     PipelineDesc::Compute(ComputePipelineDesc {
                         shader: shader_desc(&cs.labels[0], &cs.info),
-                        group: layout_entries(plan.compute_entries(v), Stage::Compute),
+                        group: layout_entries(plan_bindings(plan.compute_entries(v)), Stage::Compute),
                         features: crate::wgpu_map::features(&cs.info.required_features),
                     })
                 }
@@ -191,7 +191,7 @@ fn render_pipeline(c: &CompiledEffect, plan: &PipelinePlan, pass: usize, v: &Ren
     let desc = RenderPipelineDesc {
         vertex: shader_desc(&vs.labels[0], &vs.info),
         pixel: ps.map(|p| shader_desc(&p.labels[0], &p.info)),
-        groups: [layout_entries(g0, Stage::Vertex), layout_entries(g1, Stage::Pixel)],
+        groups: [layout_entries(plan_bindings(g0), Stage::Vertex), layout_entries(plan_bindings(g1), Stage::Pixel)],
         vertex_buffer,
         primitive: primitive_state(states),
         color_targets: color_targets(states, outputs),
@@ -264,16 +264,24 @@ pub fn vertex_buffer(attributes: &[plan::VertexAttribute], stride: u32) -> Verte
     }
 }
 
+/// The bindings of a plan's bind group layout entries, in its order.
+fn plan_bindings(entries: &[plan::GroupEntry]) -> impl Iterator<Item = &Binding> {
+    entries.iter().map(|e| &e.binding)
+}
+
 /// Bind group layout entries of a stage's bindings (in the plan's order), visible to `stage`,
 /// as the generated `VERTEX_GROUPS`/`PIXEL_GROUPS`/`COMPUTE_GROUPS` declare them.
-pub fn layout_entries(bindings: &[Binding], stage: Stage) -> Vec<wgpu::BindGroupLayoutEntry> {
+pub fn layout_entries<'a>(
+    bindings: impl IntoIterator<Item = &'a Binding>,
+    stage: Stage,
+) -> Vec<wgpu::BindGroupLayoutEntry> {
     let visibility = match stage {
         Stage::Vertex => wgpu::ShaderStages::VERTEX,
         Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
         Stage::Compute => wgpu::ShaderStages::COMPUTE,
     };
     bindings
-        .iter()
+        .into_iter()
         .map(|b| wgpu::BindGroupLayoutEntry { binding: b.binding, visibility, ty: binding_type(&b.kind), count: None })
         .collect()
 }

@@ -3,17 +3,18 @@
 //! HLSL struct type a layout uses (padded to whole registers as an array element, and when a
 //! following variable packs into a struct's last register, an unpadded twin).
 //!
-//! Used by the effect generator and by [`crate::reflect::rust_struct_source`]. Besides the text it
-//! yields a word map: for every 32-bit word of a struct, the Rust access path of the field lane
-//! that holds it (`.apple.b`, `.lights[2][1]`), or `None` for padding.
+//! Used by the effect generator ([`crate::codegen`]) and by [`crate::reflect::rust_struct_source`],
+//! which both depend on it (it depends on neither). Besides the text it yields a word map: for
+//! every 32-bit word of a struct, the Rust access path of the field lane that holds it
+//! (`.apple.b`, `.lights[2][1]`), or `None` for padding.
 
 use std::fmt::Write as _;
 
-use super::writer::W;
 use crate::effect::layout::{
     format_offset, round_up, MatrixPacking, PlacedField, Scalar, Shape, StructType, VarType, REGISTER,
 };
 use crate::effect::{pascal_case, snake_case};
+use crate::writer::W;
 
 /// The Rust source of a layout's struct and the structs it uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +55,7 @@ enum RType {
 
 /// One line of documentation: `doc` (one line) or `doc_text` (user text, several lines).
 #[derive(Debug, Clone)]
-pub(super) enum Doc {
+pub(crate) enum Doc {
     Line(String),
     Text(String),
 }
@@ -85,7 +86,7 @@ struct Def {
 }
 
 /// Interns struct types, names them, writes them.
-pub(super) struct Structs {
+pub(crate) struct Structs {
     taken: Vec<String>,
     defs: Vec<Def>,
 }

@@ -1,8 +1,8 @@
-//! An indenting line writer for generated code.
+//! An indenting line writer for generated code (the effect generator's and the struct writer's).
 
 /// Accumulates lines with four-space indentation.
 #[derive(Default)]
-pub(super) struct W {
+pub(crate) struct W {
     out: String,
     indent: usize,
 }
