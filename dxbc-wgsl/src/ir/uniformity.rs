@@ -24,22 +24,13 @@
 //!   `discard` (a demote to helper invocation in WGSL) does not change uniformity.
 
 use super::{Block, Module, Node};
+use crate::sm4::opcodes::{UNIFORM, VARYING};
 use crate::sm4::{Index, Opcode, Operand, OperandType};
 
-/// Whether an opcode needs uniform control flow in WGSL (derivatives, implicit-LOD sampling).
+/// Whether an opcode needs uniform control flow in WGSL (derivatives, implicit-LOD sampling):
+/// the table's [`UNIFORM`] flag.
 pub fn needs_uniform_control(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::DERIV_RTX
-            | Opcode::DERIV_RTY
-            | Opcode::DERIV_RTX_COARSE
-            | Opcode::DERIV_RTX_FINE
-            | Opcode::DERIV_RTY_COARSE
-            | Opcode::DERIV_RTY_FINE
-            | Opcode::SAMPLE
-            | Opcode::SAMPLE_B
-            | Opcode::SAMPLE_C
-    )
+    op.has(UNIFORM)
 }
 
 struct State {
@@ -148,20 +139,7 @@ fn walk(m: &Module<'_>, block: &Block, nu: bool, after_return: &mut bool, st: &m
                     st.first_barrier = Some(*i);
                 }
                 let nd = ins.dst_count();
-                let reads_varying = matches!(
-                    ins.opcode,
-                    Opcode::SAMPLE
-                        | Opcode::SAMPLE_B
-                        | Opcode::SAMPLE_C
-                        | Opcode::SAMPLE_L
-                        | Opcode::SAMPLE_D
-                        | Opcode::SAMPLE_C_LZ
-                        | Opcode::GATHER4
-                        | Opcode::GATHER4_C
-                        | Opcode::GATHER4_PO
-                        | Opcode::GATHER4_PO_C
-                        | Opcode::LOD
-                ) || ins.opcode.is_atomic();
+                let reads_varying = ins.opcode.has(VARYING) || ins.opcode.is_atomic();
                 let value_nu = cf_nu || reads_varying || ins.operands.iter().skip(nd).any(|o| st.reg_nonuniform(o));
                 if value_nu {
                     for d in ins.operands.iter().take(nd) {
