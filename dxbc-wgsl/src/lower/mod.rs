@@ -13,6 +13,7 @@
 //!   outputs are written to `o#` and returned at every `ret`.
 
 mod builder;
+mod control_flow;
 mod f64;
 mod ops;
 
@@ -30,6 +31,20 @@ use naga::{
     ImageClass, ImageDimension, LocalVariable, ScalarKind, Span, StructMember, Type, TypeInner,
 };
 use std::collections::HashMap;
+
+/// The result of a lowering step.
+type R<T> = Result<T, TranslateError>;
+/// An expression of the entry point's function.
+type E = Handle<Expression>;
+
+const F: ScalarKind = ScalarKind::Float;
+const U: ScalarKind = ScalarKind::Uint;
+const I: ScalarKind = ScalarKind::Sint;
+
+/// The components (0-3) a write mask selects, in order.
+fn mask_lanes(mask: u8) -> Vec<u8> {
+    (0..4u8).filter(|c| mask & (1 << c) != 0).collect()
+}
 
 /// Everything the emitter needs: the naga module and the interface description.
 #[derive(Debug)]
@@ -1978,7 +1993,6 @@ impl Cx<'_, '_> {
         ptr
     }
 
-    /// `return` with the output struct.
     /// The fragment's `@builtin(position)` argument, added when the shader does not read
     /// `SV_Position` itself.
     fn position_argument(&mut self) -> Handle<Expression> {
@@ -2001,31 +2015,6 @@ impl Cx<'_, '_> {
             }
         };
         self.b.expr(Expression::FunctionArgument(idx))
-    }
-
-    pub(crate) fn ret(&mut self) {
-        let value = if let Some((ty, srcs)) = self.out_struct.clone() {
-            let mut vals: Vec<_> = srcs.iter().map(|&p| self.b.load(p)).collect();
-            if let Some((k, arr, lanes)) = self.clip_out.clone() {
-                let comps = lanes
-                    .iter()
-                    .map(|&(p, c)| {
-                        let v = self.b.load(p);
-                        self.b.comp(v, c)
-                    })
-                    .collect();
-                vals[k] = self.b.expr(Expression::Compose { ty: arr, components: comps });
-            }
-            if let Some((k, greater, pos)) = self.depth_clamp {
-                let z = self.b.comp(pos, 2);
-                vals[k] =
-                    self.b.math(if greater { naga::MathFunction::Max } else { naga::MathFunction::Min }, &[vals[k], z]);
-            }
-            Some(self.b.expr(Expression::Compose { ty, components: vals }))
-        } else {
-            None
-        };
-        self.b.stmt(naga::Statement::Return { value });
     }
 }
 
