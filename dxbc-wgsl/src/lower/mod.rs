@@ -16,6 +16,7 @@ mod builder;
 mod control_flow;
 mod f64;
 mod ops;
+mod registers;
 
 pub use f64::F64_WGSL;
 
@@ -821,46 +822,6 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
-    /// A private global per non-finite 32-bit immediate of the program, so that reading it as a
-    /// float is not a constant expression (WGSL rejects constant infinities and NaNs).
-    fn declare_nonfinite(&mut self) {
-        let mut bits: Vec<u32> = Vec::new();
-        for ins in &self.m.program.instructions {
-            if ins.opcode.is_double() {
-                // Read as `u32` words (`lower/f64.rs`), never as floats.
-                continue;
-            }
-            let all = runtime_immediates(ins);
-            for o in &ins.operands {
-                if o.ty == OperandType::Immediate32 {
-                    for &w in &o.imm {
-                        if (all || (w >> 23) & 0xff == 0xff) && !bits.contains(&w) {
-                            bits.push(w);
-                        }
-                    }
-                }
-            }
-        }
-        bits.sort_unstable();
-        let u = self.ty(ScalarKind::Uint, 1);
-        for w in bits {
-            let init =
-                self.module.global_expressions.append(Expression::Literal(naga::Literal::U32(w)), Span::UNDEFINED);
-            let g = self.module.global_variables.append(
-                GlobalVariable {
-                    name: Some(format!("f32_bits_{w:08x}")),
-                    space: AddressSpace::Private,
-                    binding: None,
-                    ty: u,
-                    init: Some(init),
-                    memory_decorations: Default::default(),
-                },
-                Span::UNDEFINED,
-            );
-            self.b.nonfinite_globals.push((w, g));
-        }
-    }
-
     /// UAV ids that atomic instructions target (their words are declared `atomic<u32>`).
     fn atomic_uavs(&self) -> Vec<u32> {
         let mut ids = Vec::new();
@@ -1203,44 +1164,6 @@ impl Cx<'_, '_> {
         self.storage_textures
             .insert(r.id, StorageTex { expr: e, arrayed, coords, kind: naga_kind(f.scalar()), read_write: loaded });
         Ok(())
-    }
-
-    fn declare_temps(&mut self) {
-        for r in 0..self.m.temps {
-            let st = self.storage.temp(r);
-            let ty = self.ty(st.kind(), 4);
-            let zero = self.b.expr(Expression::ZeroValue(ty));
-            let lv = self
-                .b
-                .f
-                .local_variables
-                .append(LocalVariable { name: Some(format!("r{r}")), ty, init: Some(zero) }, Span::UNDEFINED);
-            let e = self.b.expr(Expression::LocalVariable(lv));
-            self.temps.push(e);
-        }
-        for x in self.m.indexable_temps.clone() {
-            let st = self.storage.indexable.get(&x.register).copied().unwrap_or(Storage::U32);
-            let v4 = self.ty(st.kind(), 4);
-            let n = x.size.max(1);
-            let arr = self.module.types.insert(
-                Type {
-                    name: None,
-                    inner: TypeInner::Array {
-                        base: v4,
-                        size: naga::ArraySize::Constant(std::num::NonZeroU32::new(n).expect("n")),
-                        stride: 16,
-                    },
-                },
-                Span::UNDEFINED,
-            );
-            let zero = self.b.expr(Expression::ZeroValue(arr));
-            let lv = self.b.f.local_variables.append(
-                LocalVariable { name: Some(format!("x{}", x.register)), ty: arr, init: Some(zero) },
-                Span::UNDEFINED,
-            );
-            let e = self.b.expr(Expression::LocalVariable(lv));
-            self.indexable.insert(x.register, (e, n, st));
-        }
     }
 
     /// Declares entry-point arguments (inputs) and the output struct; returns the interface.
