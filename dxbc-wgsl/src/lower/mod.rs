@@ -17,6 +17,7 @@ mod control_flow;
 mod f64;
 mod ops;
 mod registers;
+mod texture;
 
 pub use f64::F64_WGSL;
 
