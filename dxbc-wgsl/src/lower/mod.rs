@@ -12,6 +12,7 @@
 //! - temp registers are function-local `vec4<T>` variables `r#`, inputs are copied into `v#`,
 //!   outputs are written to `o#` and returned at every `ret`.
 
+mod atomics;
 mod buffer;
 mod builder;
 mod control_flow;
