@@ -12,12 +12,13 @@
 //! - temp registers are function-local `vec4<T>` variables `r#`, inputs are copied into `v#`,
 //!   outputs are written to `o#` and returned at every `ret`.
 
+mod alu;
 mod atomics;
 mod buffer;
 mod builder;
 mod control_flow;
+mod dispatch;
 mod f64;
-mod ops;
 mod registers;
 mod texture;
 
