@@ -1,7 +1,23 @@
-//! IR → naga module. D3D semantics are made explicit here: typeless registers through
+//! IR → naga module. D3D semantics are made explicit in the lowering: typeless registers through
 //! `bitcast`, comparison masks, source modifiers typed by the consumer, `_sat` with NaN → 0,
 //! masked shift counts, D3D's min/max NaN rule, division by zero, and explicit guards for
 //! out-of-bounds reads.
+//!
+//! This file is the entry point (`lower`) and holds what the parts share: the lowering context
+//! `Cx` (each file below adds its own `impl Cx` block), the resource handles (`Tex`, `Buf`,
+//! `TypedBuf`, `StorageTex`), refusals, `runtime_immediates` and `Cx::ty`. The parts, by file:
+//! - declarations, in the order `lower` makes them: the private globals non-finite immediates
+//!   are read from (`registers.rs`); constant buffers, the immediate constant buffer, samplers,
+//!   textures, buffers, typed UAVs and thread-group shared memory (`resource_decl.rs`); the entry
+//!   point's interface (`io_decl.rs`, with `input_decl.rs` for the arguments and
+//!   `output_decl.rs` for the result struct); the temp registers (`registers.rs`);
+//! - the body: `control_flow.rs` (blocks, `if`/`loop`/`switch`, jumps, `ret`, `sync`),
+//!   `dispatch.rs` (the opcode match, with the short ALU arms), `registers.rs` (reading and
+//!   writing operands), `alu.rs` (the longer ALU arms and D3D's ALU rules), `texture.rs`
+//!   (sampling, loads, gathers, `sampleinfo`, `resinfo`), `buffer.rs` (raw, structured and typed
+//!   buffers, typed UAV loads and stores), `atomics.rs`, `f64.rs` (doubles, through the WGSL
+//!   helpers of `f64.wgsl`);
+//! - `builder.rs` appends expressions and statements to the function being built.
 //!
 //! Layout of the generated module:
 //! - one `var<uniform> cb#: array<vec4<T>, N>` per constant buffer, one texture and sampler per
