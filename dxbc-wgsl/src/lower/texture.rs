@@ -1,0 +1,480 @@
+//! Textures: sampling (`sample*`), texel loads (`ld`, `ld_ms`), gathers (`gather4*`) and the
+//! queries `sampleinfo` and `resinfo`, with D3D's out-of-bounds rules made explicit (a load out
+//! of bounds reads zero). Typed `Buffer` loads go to `buffer.rs`.
+
+use super::{mask_lanes, refuse_at, Cx, Tex, E, F, I, R, U};
+use crate::refusal::RefusalReason;
+use crate::sm4::{ComponentSelect, Instruction, Opcode, Operand, OperandType, ShaderStage};
+use naga::{BinaryOperator as B, Expression, ImageDimension, MathFunction as M, SampleLevel, ScalarKind};
+
+impl Cx<'_, '_> {
+    fn texture(&self, i: usize, op: &Operand) -> R<Tex> {
+        if op.ty != OperandType::Resource {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("{:?} as a texture operand", op.ty),
+            ));
+        }
+        self.textures.get(&op.reg()).copied().ok_or_else(|| {
+            refuse_at(self, i, RefusalReason::OperandUnsupported, format!("t{} is not a declared texture", op.reg()))
+        })
+    }
+
+    /// Result components in destination order, given the resource operand's swizzle.
+    pub(super) fn result_swizzle(&mut self, v4: E, res: &Operand, lanes: &[u8]) -> E {
+        let sw = res.select.swizzle();
+        let comps: Vec<u8> = lanes.iter().map(|&l| sw[l as usize]).collect();
+        self.b.swizzle(v4, &comps)
+    }
+
+    /// Splits an address operand into (coordinates, array layer) for a texture.
+    fn coords(&mut self, i: usize, addr: &Operand, tex: &Tex, kind: ScalarKind) -> R<(E, Option<E>)> {
+        let comps: Vec<u8> = (0..tex.coords as u8).collect();
+        let c = self.read(i, addr, &comps, kind)?;
+        let layer = if tex.arrayed {
+            let l = self.read(i, addr, &[tex.coords as u8], kind)?;
+            let l = if kind == F {
+                // D3D rounds the array coordinate to the nearest integer.
+                let r = self.b.math(M::Round, &[l]);
+                let z = self.b.f32(0.0);
+                let r = self.b.math(M::Max, &[r, z]);
+                self.b.convert(r, U)
+            } else {
+                self.b.bitcast(l, U)
+            };
+            Some(l)
+        } else {
+            None
+        };
+        Ok((c, layer))
+    }
+
+    fn offset_expr(&mut self, ins: &Instruction, tex: &Tex) -> Option<E> {
+        let o = ins.texel_offset?;
+        if o == [0, 0, 0] {
+            return None;
+        }
+        let n = match tex.dim {
+            ImageDimension::D1 => 1,
+            ImageDimension::D2 => 2,
+            _ => 3,
+        };
+        let parts: Vec<E> = o[..n].iter().map(|&v| self.b.i32(v as i32)).collect();
+        let ty = self.ty(I, n);
+        Some(self.b.compose(ty, parts))
+    }
+
+    pub(super) fn sample(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let tex = self.texture(i, &ops[2])?;
+        if tex.multi {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "sampling a multisampled texture"));
+        }
+        if tex.kind != F {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "sampling a texture declared with an integer return type (invalid in D3D; WGSL cannot sample it)",
+            ));
+        }
+        if matches!(ins.opcode, Opcode::SAMPLE | Opcode::SAMPLE_B | Opcode::SAMPLE_C) {
+            // Implicit derivatives: pixel shaders only.
+            self.require_pixel(i)?;
+        }
+        let compare = matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ);
+        let sampler = *self.samplers.get(&(ops[3].reg(), compare)).ok_or_else(|| {
+            refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("s{} is not a declared sampler", ops[3].reg()),
+            )
+        })?;
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, F)?;
+        let offset = self.offset_expr(ins, &tex);
+        if offset.is_some() && tex.dim == ImageDimension::Cube {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "texel offsets on cube textures"));
+        }
+        let stage_pixel = self.m.version.stage == ShaderStage::Pixel;
+        let level = match ins.opcode {
+            Opcode::SAMPLE | Opcode::SAMPLE_C => {
+                if !stage_pixel {
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OpcodeUnsupported,
+                        "implicit-LOD sampling outside a pixel shader",
+                    ));
+                }
+                SampleLevel::Auto
+            }
+            Opcode::SAMPLE_B => {
+                if !stage_pixel {
+                    return Err(refuse_at(
+                        self,
+                        i,
+                        RefusalReason::OpcodeUnsupported,
+                        "biased sampling outside a pixel shader",
+                    ));
+                }
+                let b = self.read(i, &ops[4], &[0], F)?;
+                SampleLevel::Bias(b)
+            }
+            Opcode::SAMPLE_L => {
+                let l = self.read(i, &ops[4], &[0], F)?;
+                SampleLevel::Exact(l)
+            }
+            Opcode::SAMPLE_D => {
+                let n = match tex.dim {
+                    ImageDimension::D1 => 1,
+                    ImageDimension::D2 => 2,
+                    _ => 3,
+                };
+                let comps: Vec<u8> = (0..n).collect();
+                let x = self.read(i, &ops[4], &comps, F)?;
+                let y = self.read(i, &ops[5], &comps, F)?;
+                SampleLevel::Gradient { x, y }
+            }
+            _ => SampleLevel::Zero,
+        };
+        if tex.depth && !compare && !matches!(level, SampleLevel::Auto) {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "a texture used for comparison sampling is a WGSL depth texture, which has no biased, gradient or fractional-LOD sampling"));
+        }
+        if tex.dim == ImageDimension::D1 && !matches!(level, SampleLevel::Auto) {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "1D textures can only be sampled with implicit LOD in WGSL",
+            ));
+        }
+        let depth_ref = if compare { Some(self.read(i, &ops[4], &[0], F)?) } else { None };
+        let v = self.b.expr(Expression::ImageSample {
+            image: tex.expr,
+            sampler,
+            gather: None,
+            coordinate,
+            array_index,
+            offset,
+            level,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let v4 = if compare || tex.depth {
+            // Depth results are one float; D3D returns (d, 0, 0, 1) for a one-channel format and
+            // the comparison result in every lane of a comparison.
+            if compare {
+                self.b.splat(v, 4)
+            } else {
+                let z = self.b.f32(0.0);
+                let one = self.b.f32(1.0);
+                let ty = self.ty(F, 4);
+                self.b.compose(ty, vec![v, z, z, one])
+            }
+        } else {
+            v
+        };
+        let kind = if compare { F } else { tex.kind };
+        let r = self.result_swizzle(v4, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
+    }
+
+    /// `ld` / `ld_ms`: integer texel coordinates (plus an immediate offset), the mip level in
+    /// the address's `.w` (`ld`) or the sample index (`ld_ms`); zero when anything is out of
+    /// bounds.
+    pub(super) fn load_texel(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        if ins.opcode == Opcode::LD && ops[2].ty == OperandType::Resource {
+            if let Some(tb) = self.typed_buffers.get(&(false, ops[2].reg())).copied() {
+                return self.typed_buffer_load(i, tb, &ops[1], &ops[2]);
+            }
+        }
+        let tex = self.texture(i, &ops[2])?;
+        let ms = ins.opcode == Opcode::LD_MS;
+        if tex.depth || tex.dim == ImageDimension::Cube || ms != tex.multi {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, "this load from this texture kind"));
+        }
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, I)?;
+        // Immediate offsets apply before the bounds test.
+        let coordinate = match self.offset_expr(ins, &tex) {
+            Some(off) => self.b.bin(B::Add, coordinate, off),
+            None => coordinate,
+        };
+        let zero_i = self.b.i32(0);
+        let zeros = self.b.splat(zero_i, tex.coords);
+        let nonneg = self.b.bin(B::GreaterEqual, coordinate, zeros);
+        let nonneg = if tex.coords == 1 {
+            nonneg
+        } else {
+            self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: nonneg })
+        };
+        let coordinate = self.b.bitcast(coordinate, U);
+        let (level_ok, safe_level, sample) = if ms {
+            let s = self.read(i, &ops[3], &[0], U)?;
+            let n = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples });
+            let ok = self.b.bin(B::Less, s, n);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, n, one);
+            let safe = self.b.math(M::Min, &[s, last]);
+            (ok, None, Some(safe))
+        } else {
+            let level = self.read(i, &ops[1], &[3], U)?;
+            let levels = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLevels });
+            let ok = self.b.bin(B::Less, level, levels);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, levels, one);
+            (ok, Some(self.b.math(M::Min, &[level, last])), None)
+        };
+        let size = self
+            .b
+            .expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: safe_level } });
+        let inside = self.b.bin(B::Less, coordinate, size);
+        let inside = if tex.coords == 1 {
+            inside
+        } else {
+            self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: inside })
+        };
+        let inside = self.b.bin(B::LogicalAnd, inside, nonneg);
+        let mut ok = self.b.bin(B::LogicalAnd, level_ok, inside);
+        let one = self.b.u32(1);
+        let ones = self.b.splat(one, tex.coords);
+        let max_c = self.b.bin(B::Subtract, size, ones);
+        let safe_c = self.b.math(M::Min, &[coordinate, max_c]);
+        let safe_layer = if let Some(l) = array_index {
+            let layers = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumLayers });
+            let lok = self.b.bin(B::Less, l, layers);
+            ok = self.b.bin(B::LogicalAnd, ok, lok);
+            let one = self.b.u32(1);
+            let last = self.b.bin(B::Subtract, layers, one);
+            Some(self.b.math(M::Min, &[l, last]))
+        } else {
+            None
+        };
+        let v = self.b.expr(Expression::ImageLoad {
+            image: tex.expr,
+            coordinate: safe_c,
+            array_index: safe_layer,
+            sample,
+            level: safe_level,
+        });
+        let ty = self.ty(tex.kind, 4);
+        let zero = self.b.expr(Expression::ZeroValue(ty));
+        let v = self.b.select(ok, v, zero);
+        let r = self.result_swizzle(v, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, tex.kind, false)
+    }
+
+    /// `gather4` family: the four texels of the bilinear footprint, one channel (chosen by the
+    /// sampler operand's selected component), or their comparison results.
+    pub(super) fn gather(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let po = matches!(ins.opcode, Opcode::GATHER4_PO | Opcode::GATHER4_PO_C);
+        let compare = matches!(ins.opcode, Opcode::GATHER4_C | Opcode::GATHER4_PO_C);
+        let (res_k, smp_k) = if po { (3, 4) } else { (2, 3) };
+        let tex = self.texture(i, &ops[res_k])?;
+        if tex.multi || tex.dim == ImageDimension::D1 || tex.dim == ImageDimension::D3 {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "gather from a 1D, 3D or multisampled texture",
+            ));
+        }
+        if tex.depth != compare {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "a texture gathered both with and without comparison",
+            ));
+        }
+        let sampler = *self.samplers.get(&(ops[smp_k].reg(), compare)).ok_or_else(|| {
+            refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("s{} is not a declared sampler", ops[smp_k].reg()),
+            )
+        })?;
+        let (coordinate, array_index) = self.coords(i, &ops[1], &tex, F)?;
+        let offset = if po {
+            // WGSL offsets are constant expressions: only immediate programmable offsets fit.
+            let o = &ops[2];
+            if o.ty != OperandType::Immediate32 {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::WebGpuLimitation,
+                    "a gather offset read from a register (WGSL offsets are constants)",
+                ));
+            }
+            let sw = o.select.swizzle();
+            let parts: Vec<E> = (0..2)
+                .map(|k| {
+                    let w = if o.imm.len() == 1 { o.imm[0] } else { o.imm[sw[k] as usize] };
+                    // D3D uses the low 6 bits, sign-extended.
+                    self.b.i32(((w as i32) << 26) >> 26)
+                })
+                .collect();
+            let ty = self.ty(I, 2);
+            Some(self.b.compose(ty, parts))
+        } else {
+            self.offset_expr(ins, &tex)
+        };
+        if offset.is_some() && tex.dim == ImageDimension::Cube {
+            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "texel offsets on cube textures"));
+        }
+        let channel = match ops[smp_k].select {
+            ComponentSelect::Select1(c) => c,
+            ComponentSelect::Swizzle(sw) => sw[0],
+            _ => 0,
+        };
+        if compare && channel != 0 {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "comparison gather of a channel other than red",
+            ));
+        }
+        let depth_ref = if compare { Some(self.read(i, &ops[smp_k + 1], &[0], F)?) } else { None };
+        let gather = [
+            naga::SwizzleComponent::X,
+            naga::SwizzleComponent::Y,
+            naga::SwizzleComponent::Z,
+            naga::SwizzleComponent::W,
+        ][channel as usize];
+        let v = self.b.expr(Expression::ImageSample {
+            image: tex.expr,
+            sampler,
+            gather: Some(gather),
+            coordinate,
+            array_index,
+            offset,
+            level: SampleLevel::Zero,
+            depth_ref,
+            clamp_to_edge: false,
+        });
+        let kind = if compare { F } else { tex.kind };
+        let r = self.result_swizzle(v, &ops[res_k], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, false)
+    }
+
+    /// `sampleinfo`: the sample count of a texture in `.x` (uint with `_uint`, else float), zero
+    /// in the other components; 1 for a texture that is not multisampled.
+    pub(super) fn sample_info(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        if ops[1].ty != OperandType::Resource {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::WebGpuLimitation,
+                "the rasterizer's sample count is not visible to WGSL",
+            ));
+        }
+        let tex = self.texture(i, &ops[1])?;
+        let n = if tex.multi {
+            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples })
+        } else {
+            self.b.u32(1)
+        };
+        let zero = self.b.u32(0);
+        let ty = self.ty(U, 4);
+        let v = self.b.compose(ty, vec![n, zero, zero, zero]);
+        let (v, kind) = if ins.control & 1 != 0 { (v, U) } else { (self.b.convert(v, F), F) };
+        let r = self.result_swizzle(v, &ops[1], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
+    }
+
+    /// `resinfo`: (width, height, depth or array size, mip count) of mip `src0`; zero for the
+    /// size of a missing mip, the mip count always.
+    pub(super) fn resinfo(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        // (image, coordinate dimensions, arrayed, has mip levels): a UAV view is one mip level
+        // (resinfo (sm4 - asm): "for UAVs (u#), the number of mip levels is always 1").
+        let (image, dims, arrayed, mipped) = if ops[2].ty == OperandType::UnorderedAccessView {
+            let id = ops[2].reg();
+            let st = *self.storage_textures.get(&id).ok_or_else(|| {
+                refuse_at(self, i, RefusalReason::OperandUnsupported, format!("u{id} is not a typed UAV texture"))
+            })?;
+            (st.expr, st.coords as u32, st.arrayed, false)
+        } else {
+            let tex = self.texture(i, &ops[2])?;
+            let dims = match tex.dim {
+                ImageDimension::D1 => 1,
+                ImageDimension::D2 | ImageDimension::Cube => 2,
+                ImageDimension::D3 => 3,
+            };
+            (tex.expr, dims, tex.arrayed, !tex.multi)
+        };
+        let level = self.read(i, &ops[1], &[0], U)?;
+        let levels = if mipped {
+            self.b.expr(Expression::ImageQuery { image, query: naga::ImageQuery::NumLevels })
+        } else {
+            self.b.u32(1)
+        };
+        let ok = self.b.bin(B::Less, level, levels);
+        let one = self.b.u32(1);
+        let last = self.b.bin(B::Subtract, levels, one);
+        let safe = self.b.math(M::Min, &[level, last]);
+        let size = self
+            .b
+            .expr(Expression::ImageQuery { image, query: naga::ImageQuery::Size { level: mipped.then_some(safe) } });
+        let zero = self.b.u32(0);
+        let mut c = Vec::new();
+        for k in 0..dims {
+            c.push(if dims == 1 { size } else { self.b.comp(size, k) });
+        }
+        if arrayed {
+            let layers = self.b.expr(Expression::ImageQuery { image, query: naga::ImageQuery::NumLayers });
+            c.push(layers);
+        }
+        while c.len() < 3 {
+            c.push(zero);
+        }
+        let ty3 = self.ty(U, 3);
+        let xyz = self.b.compose(ty3, c);
+        let z3 = self.b.splat(zero, 3);
+        let xyz = self.b.select(ok, xyz, z3);
+        let ty4 = self.ty(U, 4);
+        let x = self.b.comp(xyz, 0);
+        let y = self.b.comp(xyz, 1);
+        let z = self.b.comp(xyz, 2);
+        let v = self.b.compose(ty4, vec![x, y, z, levels]);
+        let (v, kind) = match ins.control & 3 {
+            2 => (v, U),
+            mode => {
+                let f = self.b.convert(v, F);
+                if mode == 1 {
+                    // rcpFloat: reciprocal of the sizes, the mip count stays.
+                    let one = self.b.f32(1.0);
+                    let ones = self.b.splat(one, 4);
+                    let r = self.b.bin(B::Divide, ones, f);
+                    let ty = self.ty(F, 4);
+                    let rx = self.b.comp(r, 0);
+                    let ry = self.b.comp(r, 1);
+                    let rz = self.b.comp(r, 2);
+                    let lw = self.b.comp(f, 3);
+                    (self.b.compose(ty, vec![rx, ry, rz, lw]), F)
+                } else {
+                    (f, F)
+                }
+            }
+        };
+        let r = self.result_swizzle(v, &ops[2], &lanes);
+        self.write(i, &ops[0], &lanes, r, kind, ins.saturate)
+    }
+}
