@@ -1,20 +1,23 @@
-//! Arithmetic, comparison, bit and conversion instructions whose arms are too long to sit in the
-//! dispatch match (`dispatch.rs` keeps the short ones), and the helpers that make D3D's ALU
-//! semantics explicit: NaN tests on raw bits, `_sat` with NaN → 0, comparison masks, D3D's
-//! min/max NaN rule, the high half of a 64-bit product, clamping float → integer conversions.
+//! Moves, arithmetic, comparison, bit and conversion instructions (the opcode table's `Alu`
+//! family), one function per group of opcodes that share a lowering; [`Cx::src`] and
+//! [`Cx::dst`] type the operands by the row's type letters, so the lowering does not restate
+//! them. The helpers make D3D's ALU semantics explicit: NaN tests on raw bits, `_sat` with
+//! NaN → 0, comparison masks, D3D's min/max NaN rule, the high half of a 64-bit product,
+//! clamping float → integer conversions.
 
 use super::{mask_lanes, refuse_at, Cx, E, F, I, R, U};
 use crate::refusal::RefusalReason;
-use crate::sm4::{Opcode, OperandType};
-use naga::{BinaryOperator as B, Expression, MathFunction as M, ScalarKind};
+use crate::sm4::{Modifier, Opcode, OperandType};
+use naga::{BinaryOperator as B, Expression, MathFunction as M, ScalarKind, UnaryOperator};
 
 impl Cx<'_, '_> {
     /// `eq`, `ne`, `lt`, `ge`: a float comparison as a `0xFFFFFFFF`/0 mask per component.
-    pub(super) fn float_compare(&mut self, i: usize, lanes: &[u8], n: usize) -> R<()> {
+    pub(super) fn float_compare(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
-        let ops = &ins.operands;
-        let a = self.read(i, &ops[1], lanes, F)?;
-        let b = self.read(i, &ops[2], lanes, F)?;
+        let a = self.src(i, 1, lanes)?;
+        let b = self.src(i, 2, lanes)?;
         let op = match ins.opcode {
             Opcode::EQ => B::Equal,
             Opcode::NE => B::NotEqual,
@@ -31,7 +34,7 @@ impl Cx<'_, '_> {
             c = self.b.bin(B::InclusiveOr, c, nan);
         }
         let v = self.mask_of(c, n);
-        self.write(i, &ops[0], lanes, v, U, ins.saturate)
+        self.dst(i, lanes, v)
     }
 
     /// `udiv`: quotient and remainder.
@@ -144,13 +147,15 @@ impl Cx<'_, '_> {
 
     /// `firstbit_hi`/`firstbit_shi`: the first set bit (`_shi`: the first bit that differs from the
     /// sign bit), counted from the most significant bit.
-    pub(super) fn first_bit_high(&mut self, i: usize, lanes: &[u8], n: usize) -> R<()> {
+    pub(super) fn first_bit_high(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         // D3D counts from the most significant bit; WGSL from the least. Neither found
         // gives 0xFFFFFFFF in both.
-        let kind = if ins.opcode == Opcode::FIRSTBIT_HI { U } else { I };
-        let a = self.read(i, &ops[1], lanes, kind)?;
+        let kind = self.operand_kind(i, 1);
+        let a = self.src(i, 1, lanes)?;
         let f = self.b.math(M::FirstLeadingBit, &[a]);
         let f = if kind == I { self.b.bitcast(f, U) } else { f };
         let t31 = self.b.u32(31);
@@ -164,7 +169,9 @@ impl Cx<'_, '_> {
     }
 
     /// `ubfe`/`ibfe`: a bit field (width and offset taken modulo 32), zero- or sign-extended.
-    pub(super) fn bit_field_extract(&mut self, i: usize, lanes: &[u8], n: usize) -> R<()> {
+    pub(super) fn bit_field_extract(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let kind = if ins.opcode == Opcode::UBFE { U } else { I };
@@ -190,7 +197,9 @@ impl Cx<'_, '_> {
     }
 
     /// `bfi`: a bit field (width and offset taken modulo 32) inserted into a base value.
-    pub(super) fn bit_field_insert(&mut self, i: usize, lanes: &[u8], n: usize) -> R<()> {
+    pub(super) fn bit_field_insert(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let w = self.read(i, &ops[1], lanes, U)?;
@@ -217,10 +226,12 @@ impl Cx<'_, '_> {
     }
 
     /// `f16tof32`: the half-precision float in each component's low 16 bits, widened.
-    pub(super) fn f16_to_f32(&mut self, i: usize, lanes: &[u8], n: usize) -> R<()> {
+    pub(super) fn f16_to_f32(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
-        let a = self.read(i, &ops[1], lanes, U)?;
+        let a = self.src(i, 1, lanes)?;
         let v = self.per_component(
             n,
             |s, k| {
@@ -236,10 +247,12 @@ impl Cx<'_, '_> {
     }
 
     /// `f32tof16`: each component as a half-precision float in the low 16 bits.
-    pub(super) fn f32_to_f16(&mut self, i: usize, lanes: &[u8], n: usize) -> R<()> {
+    pub(super) fn f32_to_f16(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
-        let a = self.read(i, &ops[1], lanes, F)?;
+        let a = self.src(i, 1, lanes)?;
         let v = self.per_component(
             n,
             |s, k| {
@@ -295,9 +308,10 @@ impl Cx<'_, '_> {
 
     /// `deriv_rtx`/`deriv_rty` and their `_coarse`/`_fine` forms: a screen-space derivative
     /// (pixel shaders only).
-    pub(super) fn derivative(&mut self, i: usize, lanes: &[u8]) -> R<()> {
+    pub(super) fn derivative(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let lanes = &lanes[..];
         let ins = self.m.ins(i);
-        let ops = &ins.operands;
         self.require_pixel(i)?;
         let (axis, ctrl) = match ins.opcode {
             Opcode::DERIV_RTX => (naga::DerivativeAxis::X, naga::DerivativeControl::None),
@@ -307,9 +321,253 @@ impl Cx<'_, '_> {
             Opcode::DERIV_RTX_FINE => (naga::DerivativeAxis::X, naga::DerivativeControl::Fine),
             _ => (naga::DerivativeAxis::Y, naga::DerivativeControl::Fine),
         };
-        let a = self.read(i, &ops[1], lanes, F)?;
+        let a = self.src(i, 1, lanes)?;
         let v = self.b.expr(Expression::Derivative { axis, ctrl, expr: a });
-        self.write(i, &ops[0], lanes, v, F, ins.saturate)
+        self.dst(i, lanes, v)
+    }
+
+    /// The lanes instruction `i` writes (its first operand's write mask; none for an instruction
+    /// without operands) and their count (at least 1).
+    pub(super) fn lanes_of(&self, i: usize) -> (Vec<u8>, usize) {
+        let lanes = self.m.ins(i).operands.first().map(|o| mask_lanes(o.select.mask())).unwrap_or_default();
+        let n = lanes.len().max(1);
+        (lanes, n)
+    }
+
+    /// The scalar kind the opcode table gives operand `k` of instruction `i` (destinations first):
+    /// `f` float, `i` signed, `u` unsigned, `c` (a raw-bits condition) unsigned.
+    ///
+    /// # Panics
+    /// For an operand whose letter names no single kind (`x` untyped moves, resources): a
+    /// lowering that calls this for one has a bug the table test would not catch.
+    pub(super) fn operand_kind(&self, i: usize, k: usize) -> ScalarKind {
+        let row = self.m.ins(i).opcode.info().expect("decoded opcodes have table rows");
+        let letter = row.dst.chars().chain(row.src.chars()).nth(k);
+        match letter {
+            Some('f') => F,
+            Some('i') => I,
+            Some('u' | 'c') => U,
+            other => unreachable!("`{}` operand {k} has type letter {other:?}, not a scalar kind", row.name),
+        }
+    }
+
+    /// Reads source operand `k` of instruction `i` over `lanes`, typed by its row.
+    pub(super) fn src(&mut self, i: usize, k: usize, lanes: &[u8]) -> R<E> {
+        let kind = self.operand_kind(i, k);
+        self.read(i, &self.m.ins(i).operands[k], lanes, kind)
+    }
+
+    /// Writes `v` to the destination (operand 0) of instruction `i` over `lanes`, typed by its
+    /// row, with the instruction's `_sat`.
+    pub(super) fn dst(&mut self, i: usize, lanes: &[u8], v: E) -> R<()> {
+        let kind = self.operand_kind(i, 0);
+        let ins = self.m.ins(i);
+        self.write(i, &ins.operands[0], lanes, v, kind, ins.saturate)
+    }
+
+    /// `mov`: a copy in the destination register's storage type (float when `_sat` or a source
+    /// modifier applies, which are float operations).
+    pub(super) fn mov(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let kind = if ins.saturate || ops[1].modifier != Modifier::None { F } else { self.dst_kind(&ops[0]) };
+        let v = self.read(i, &ops[1], &lanes, kind)?;
+        self.write(i, &ops[0], &lanes, v, kind, ins.saturate)
+    }
+
+    /// `movc`: a per-component select on the raw bits of the condition.
+    pub(super) fn movc(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let kind = if ins.saturate || ops[2].modifier != Modifier::None || ops[3].modifier != Modifier::None {
+            F
+        } else {
+            self.dst_kind(&ops[0])
+        };
+        let c = self.src(i, 1, &lanes)?;
+        let z = self.b.u32(0);
+        let z = self.b.splat(z, n);
+        let cond = self.b.bin(B::NotEqual, c, z);
+        let a = self.read(i, &ops[2], &lanes, kind)?;
+        let b = self.read(i, &ops[3], &lanes, kind)?;
+        let v = self.b.select(cond, a, b);
+        self.write(i, &ops[0], &lanes, v, kind, ins.saturate)
+    }
+
+    /// `add`, `mul`, `div`.
+    pub(super) fn float_binary(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let b = self.src(i, 2, &lanes)?;
+        let op = match self.m.ins(i).opcode {
+            Opcode::ADD => B::Add,
+            Opcode::MUL => B::Multiply,
+            _ => B::Divide,
+        };
+        let v = self.b.bin(op, a, b);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `mad`, `imad`, `umad`: `a * b + c` in the row's type (unfused, as D3D allows).
+    pub(super) fn multiply_add(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let b = self.src(i, 2, &lanes)?;
+        let c = self.src(i, 3, &lanes)?;
+        let m = self.b.bin(B::Multiply, a, b);
+        let v = self.b.bin(B::Add, m, c);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `min`, `max`, with D3D's rule for a NaN operand ([`Cx::min_max`]).
+    pub(super) fn float_min_max(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let b = self.src(i, 2, &lanes)?;
+        let fun = if self.m.ins(i).opcode == Opcode::MIN { M::Min } else { M::Max };
+        let v = self.min_max(fun, a, b, n);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `dp2`, `dp3`, `dp4`: the dot product of the first 2, 3 or 4 components, in every written
+    /// lane.
+    pub(super) fn dot(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let k = match self.m.ins(i).opcode {
+            Opcode::DP2 => 2,
+            Opcode::DP3 => 3,
+            _ => 4,
+        };
+        let comps: Vec<u8> = (0..k).collect();
+        let a = self.src(i, 1, &comps)?;
+        let b = self.src(i, 2, &comps)?;
+        let d = self.b.math(M::Dot, &[a, b]);
+        let v = self.b.splat(d, n);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `exp`, `log`, `sqrt`, `rsq`, `frc` and the four roundings: one WGSL math function each.
+    pub(super) fn float_unary(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let fun = match self.m.ins(i).opcode {
+            Opcode::EXP => M::Exp2,
+            Opcode::LOG => M::Log2,
+            Opcode::SQRT => M::Sqrt,
+            Opcode::RSQ => M::InverseSqrt,
+            Opcode::FRC => M::Fract,
+            Opcode::ROUND_NE => M::Round,
+            Opcode::ROUND_NI => M::Floor,
+            Opcode::ROUND_PI => M::Ceil,
+            _ => M::Trunc,
+        };
+        let a = self.src(i, 1, &lanes)?;
+        let v = self.b.math(fun, &[a]);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `rcp`: `1.0 / x`.
+    pub(super) fn reciprocal(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let one = self.b.f32(1.0);
+        let one = self.b.splat(one, n);
+        let v = self.b.bin(B::Divide, one, a);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `ieq`, `ine`, `ilt`, `ige`, `ult`, `uge`: an integer comparison (signed or unsigned as
+    /// the row types the sources) as a `0xFFFFFFFF`/0 mask.
+    pub(super) fn int_compare(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let b = self.src(i, 2, &lanes)?;
+        let op = match self.m.ins(i).opcode {
+            Opcode::IEQ => B::Equal,
+            Opcode::INE => B::NotEqual,
+            Opcode::ILT | Opcode::ULT => B::Less,
+            _ => B::GreaterEqual,
+        };
+        let c = self.b.bin(op, a, b);
+        let v = self.mask_of(c, n);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `and`, `or`, `xor` (on `u32`) and `iadd` (on `i32`, wrapping).
+    pub(super) fn int_binary(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let b = self.src(i, 2, &lanes)?;
+        let op = match self.m.ins(i).opcode {
+            Opcode::AND => B::And,
+            Opcode::OR => B::InclusiveOr,
+            Opcode::XOR => B::ExclusiveOr,
+            _ => B::Add,
+        };
+        let v = self.b.bin(op, a, b);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `not` (bitwise) and `ineg` (two's complement).
+    pub(super) fn int_unary(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let op = if self.m.ins(i).opcode == Opcode::NOT { UnaryOperator::BitwiseNot } else { UnaryOperator::Negate };
+        let v = self.b.expr(Expression::Unary { op, expr: a });
+        self.dst(i, &lanes, v)
+    }
+
+    /// `imax`, `imin`, `umax`, `umin`.
+    pub(super) fn int_min_max(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let b = self.src(i, 2, &lanes)?;
+        let fun = if matches!(self.m.ins(i).opcode, Opcode::IMAX | Opcode::UMAX) { M::Max } else { M::Min };
+        let v = self.b.math(fun, &[a, b]);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `ishl`, `ishr` (arithmetic), `ushr` (logical): D3D uses the low 5 bits of the count.
+    pub(super) fn shift(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let s = self.src(i, 2, &lanes)?;
+        let m31 = self.b.u32(31);
+        let m31 = self.b.splat(m31, n);
+        let s = self.b.bin(B::And, s, m31);
+        let op = if self.m.ins(i).opcode == Opcode::ISHL { B::ShiftLeft } else { B::ShiftRight };
+        let v = self.b.bin(op, a, s);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `itof`, `utof`: round to nearest.
+    pub(super) fn int_to_float(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let v = self.b.convert(a, F);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `ftoi`, `ftou`: toward zero, NaN → 0, out-of-range values clamped ([`Cx::float_to_int`]).
+    pub(super) fn float_to_int_op(&mut self, i: usize) -> R<()> {
+        let (lanes, n) = self.lanes_of(i);
+        let a = self.src(i, 1, &lanes)?;
+        let v = self.float_to_int(a, n, self.operand_kind(i, 0) == I);
+        self.dst(i, &lanes, v)
+    }
+
+    /// `bfrev`, `countbits`, `firstbit_lo`: one WGSL bit function each.
+    pub(super) fn bit_unary(&mut self, i: usize) -> R<()> {
+        let (lanes, _) = self.lanes_of(i);
+        let fun = match self.m.ins(i).opcode {
+            Opcode::BFREV => M::ReverseBits,
+            Opcode::COUNTBITS => M::CountOneBits,
+            _ => M::FirstTrailingBit,
+        };
+        let a = self.src(i, 1, &lanes)?;
+        let v = self.b.math(fun, &[a]);
+        self.dst(i, &lanes, v)
     }
 
     /// NaN test on raw bits (WGSL lets implementations assume no NaNs in float compares).

@@ -19,9 +19,6 @@ impl Cx<'_, '_> {
         let ops = &ins.operands;
         let op = ins.opcode;
         let imm = op.0 >= Opcode::IMM_ATOMIC_ALLOC.0;
-        if matches!(op, Opcode::IMM_ATOMIC_ALLOC | Opcode::IMM_ATOMIC_CONSUME) {
-            return Err(refuse_at(self, i, RefusalReason::ResourceUnsupported, "UAV hidden counters (append/consume)"));
-        }
         let (dst, uav_k) = if imm { (Some(&ops[0]), 1) } else { (None, 0) };
         let res = &ops[uav_k];
         let addr_op = &ops[uav_k + 1];
@@ -153,11 +150,7 @@ impl Cx<'_, '_> {
             let lanes = mask_lanes(d.select.mask());
             let v = self.b.load(rv);
             let v = self.b.splat(v, lanes.len());
-            let kind = if matches!(op, Opcode::IMM_ATOMIC_IADD | Opcode::IMM_ATOMIC_IMAX | Opcode::IMM_ATOMIC_IMIN) {
-                I
-            } else {
-                U
-            };
+            let kind = self.operand_kind(i, 0);
             let v = if kind == I { self.b.bitcast(v, I) } else { v };
             self.write(i, d, &lanes, v, kind, false)?;
         }

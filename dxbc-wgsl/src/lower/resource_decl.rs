@@ -9,6 +9,7 @@ use super::{refuse_decl, Buf, Cx, StorageTex, Tex, TypedBuf};
 use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
 use crate::ir::{ResourceShape, Storage};
 use crate::refusal::{RefusalReason, RefusalSubject, TranslateError};
+use crate::sm4::opcodes::COMPARISON;
 use crate::sm4::{Opcode, OperandType, ShaderStage};
 use crate::{ScalarKind as IfScalar, TranslateOptions};
 use naga::{
@@ -86,8 +87,7 @@ impl Cx<'_, '_> {
         let mut cmp_samplers = Vec::new();
         let mut plain_samplers = Vec::new();
         for ins in &self.m.program.instructions {
-            let is_cmp =
-                matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ | Opcode::GATHER4_C | Opcode::GATHER4_PO_C);
+            let is_cmp = ins.opcode.has(COMPARISON);
             let Some(info) = ins.opcode.info() else { continue };
             let letters: Vec<char> = info.dst.chars().chain(info.src.chars()).collect();
             for (k, o) in ins.operands.iter().enumerate() {

@@ -4,6 +4,7 @@
 
 use super::{mask_lanes, refuse_at, Cx, Tex, E, F, I, R, U};
 use crate::refusal::RefusalReason;
+use crate::sm4::opcodes::{COMPARISON, UNIFORM};
 use crate::sm4::{ComponentSelect, Instruction, Opcode, Operand, OperandType, ShaderStage};
 use naga::{BinaryOperator as B, Expression, ImageDimension, MathFunction as M, SampleLevel, ScalarKind};
 
@@ -82,11 +83,11 @@ impl Cx<'_, '_> {
                 "sampling a texture declared with an integer return type (invalid in D3D; WGSL cannot sample it)",
             ));
         }
-        if matches!(ins.opcode, Opcode::SAMPLE | Opcode::SAMPLE_B | Opcode::SAMPLE_C) {
+        if ins.opcode.has(UNIFORM) {
             // Implicit derivatives: pixel shaders only.
             self.require_pixel(i)?;
         }
-        let compare = matches!(ins.opcode, Opcode::SAMPLE_C | Opcode::SAMPLE_C_LZ);
+        let compare = ins.opcode.has(COMPARISON);
         let sampler = *self.samplers.get(&(ops[3].reg(), compare)).ok_or_else(|| {
             refuse_at(
                 self,
@@ -278,7 +279,7 @@ impl Cx<'_, '_> {
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
         let po = matches!(ins.opcode, Opcode::GATHER4_PO | Opcode::GATHER4_PO_C);
-        let compare = matches!(ins.opcode, Opcode::GATHER4_C | Opcode::GATHER4_PO_C);
+        let compare = ins.opcode.has(COMPARISON);
         let (res_k, smp_k) = if po { (3, 4) } else { (2, 3) };
         let tex = self.texture(i, &ops[res_k])?;
         if tex.multi || tex.dim == ImageDimension::D1 || tex.dim == ImageDimension::D3 {
