@@ -1,4 +1,4 @@
-//! Generates `$OUT_DIR/rdef_structs.rs` for `tests/rdef_layouts.rs`: when the shared corpus is
+//! Generates `$OUT_DIR/rdef_structs.rs` for `tests/bindings/rdef_layouts.rs`: when the shared corpus is
 //! present (`DXBC_WGSL_CORPUS`, else `../shared/corpus` beside the workspace), the Rust struct of
 //! every constant-buffer layout whose reflection the packing rules reproduce, in every corpus blob
 //! that carries RDEF (Wine's and vkd3d's manifests, every vkd3d-shader-tests blob), written by

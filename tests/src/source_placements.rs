@@ -1,5 +1,5 @@
 // Included (`include!`) by tests/build.rs, which generates structs for these buffers too, and by
-// tests/rdef_layouts.rs: one table for both.
+// tests/bindings/rdef_layouts.rs: one table for both.
 
 /// The variables of vkd3d's `register-reservations-numeric` test that its HLSL places with
 /// `register(cN)` (in `$Globals`) or `packoffset(cN)` (in `cbuffer c`), transcribed from the

@@ -15,7 +15,7 @@
 //!   register.
 //!
 //! These are the rules of fxc's legacy constant-buffer layout as DXC (`AlignBufferOffsetInLegacy`)
-//! and vkd3d (`hlsl_type_get_sm4_offset`) implement them; `tests/tests/rdef_layouts.rs` checks
+//! and vkd3d (`hlsl_type_get_sm4_offset`) implement them; `tests/bindings/rdef_layouts.rs` checks
 //! them against every offset the compilers recorded in the corpus's reflection.
 //!
 //! `packoffset(cN.c)` places a variable explicitly; the effect file's `offset = "c2.w"` does the

@@ -1,5 +1,5 @@
 //! Helpers for the test files that run translations through the conformance runner's device
-//! (`mod common;` in each).
+//! (`#[path = "../tests/common/mod.rs"] mod common;` in each).
 
 use dxbc_wgsl_gpu::conformance::Device;
 

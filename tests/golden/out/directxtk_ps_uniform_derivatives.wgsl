@@ -1,0 +1,110 @@
+// Translated by dxbc-wgsl 0.1.0 from a pixel shader (shader model 4.0).
+
+struct PixelOutput {
+    @location(0) o0_: vec4<f32>,
+}
+
+@fragment 
+fn main(@location(0) v0_in: vec4<f32>, @location(1) v1_in: vec4<f32>, @location(3) v3_in: vec4<f32>) -> PixelOutput {
+    var v0_: vec4<f32>;
+    var v1_: vec4<f32>;
+    var v3_: vec4<f32>;
+    var o0_: vec4<f32> = vec4<f32>();
+    var r0_: vec4<f32> = vec4<f32>();
+    var r1_: vec4<f32> = vec4<f32>();
+    var r2_: vec4<f32> = vec4<f32>();
+    var r3_: vec4<f32> = vec4<f32>();
+    var r4_: vec4<f32> = vec4<f32>();
+
+    v0_ = v0_in;
+    v1_ = v1_in;
+    v3_ = v3_in;
+    let _e18 = v0_;
+    let _e20 = dpdx(_e18.x);
+    r0_.x = _e20;
+    let _e22 = v0_;
+    let _e24 = dpdy(_e22.x);
+    r0_.y = _e24;
+    let _e26 = v1_;
+    let _e28 = dpdx(_e26.yzx);
+    r1_.x = _e28.x;
+    r1_.y = _e28.y;
+    r1_.z = _e28.z;
+    let _e35 = v1_;
+    let _e37 = dpdy(_e35.zxy);
+    r2_.x = _e37.x;
+    r2_.y = _e37.y;
+    r2_.z = _e37.z;
+    let _e44 = r1_;
+    let _e46 = r2_;
+    let _e48 = (_e44.xyz * _e46.yzx);
+    r3_.x = _e48.x;
+    r3_.y = _e48.y;
+    r3_.z = _e48.z;
+    let _e55 = r1_;
+    let _e57 = r2_;
+    let _e59 = r3_;
+    let _e63 = ((_e55.zxy * _e57.zxy) + -(_e59.xyz));
+    r3_.x = _e63.x;
+    r3_.y = _e63.y;
+    r3_.z = _e63.z;
+    let _e70 = r1_;
+    let _e72 = r3_;
+    let _e74 = (_e70.xyz * _e72.xyz);
+    r4_.x = _e74.x;
+    r4_.y = _e74.y;
+    r4_.z = _e74.z;
+    let _e81 = r3_;
+    let _e83 = r1_;
+    let _e85 = r4_;
+    let _e89 = ((_e81.zxy * _e83.yzx) + -(_e85.xyz));
+    r1_.x = _e89.x;
+    r1_.y = _e89.y;
+    r1_.z = _e89.z;
+    let _e96 = r0_;
+    let _e98 = r1_;
+    let _e100 = (_e96.yyy * _e98.xyz);
+    r0_.y = _e100.x;
+    r0_.z = _e100.y;
+    r0_.w = _e100.z;
+    let _e107 = r2_;
+    let _e109 = r3_;
+    let _e111 = (_e107.xyz * _e109.zxy);
+    r1_.x = _e111.x;
+    r1_.y = _e111.y;
+    r1_.z = _e111.z;
+    let _e118 = r2_;
+    let _e120 = r3_;
+    let _e122 = r1_;
+    let _e126 = ((_e118.zxy * _e120.xyz) + -(_e122.xyz));
+    r1_.x = _e126.x;
+    r1_.y = _e126.y;
+    r1_.z = _e126.z;
+    let _e133 = r0_;
+    let _e135 = r1_;
+    let _e137 = r0_;
+    let _e140 = ((_e133.xxx * _e135.xyz) + _e137.yzw);
+    r0_.x = _e140.x;
+    r0_.y = _e140.y;
+    r0_.z = _e140.z;
+    let _e147 = r0_;
+    let _e149 = r0_;
+    r0_.w = dot(_e147.xyz, _e149.xyz);
+    let _e153 = r0_;
+    r0_.w = inverseSqrt(_e153.w);
+    let _e157 = r0_;
+    let _e159 = r0_;
+    let _e161 = (_e157.www * _e159.xyz);
+    r0_.x = _e161.x;
+    r0_.y = _e161.y;
+    r0_.z = _e161.z;
+    let _e168 = r0_;
+    let _e179 = ((_e168.xyz * vec3<f32>(0.5f, 0.5f, 0.5f)) + vec3<f32>(0.5f, 0.5f, 0.5f));
+    o0_.x = _e179.x;
+    o0_.y = _e179.y;
+    o0_.z = _e179.z;
+    let _e186 = v3_;
+    o0_.w = _e186.w;
+    let _e189 = o0_;
+    return PixelOutput(_e189);
+}
