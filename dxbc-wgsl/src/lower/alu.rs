@@ -396,15 +396,19 @@ impl Cx<'_, '_> {
         self.write(i, &ops[0], &lanes, v, kind, ins.saturate)
     }
 
-    /// `add`, `mul`, `div`.
-    pub(super) fn float_binary(&mut self, i: usize) -> R<()> {
+    /// `add`, `mul`, `div` (float), `and`, `or`, `xor` (`u32`) and `iadd` (`i32`, wrapping): one
+    /// WGSL operator each, on the types the row gives.
+    pub(super) fn binary(&mut self, i: usize) -> R<()> {
         let (lanes, _) = self.lanes_of(i);
         let a = self.src(i, 1, &lanes)?;
         let b = self.src(i, 2, &lanes)?;
         let op = match self.m.ins(i).opcode {
-            Opcode::ADD => B::Add,
+            Opcode::ADD | Opcode::IADD => B::Add,
             Opcode::MUL => B::Multiply,
-            _ => B::Divide,
+            Opcode::DIV => B::Divide,
+            Opcode::AND => B::And,
+            Opcode::OR => B::InclusiveOr,
+            _ => B::ExclusiveOr,
         };
         let v = self.b.bin(op, a, b);
         self.dst(i, &lanes, v)
@@ -491,21 +495,6 @@ impl Cx<'_, '_> {
         };
         let c = self.b.bin(op, a, b);
         let v = self.mask_of(c, n);
-        self.dst(i, &lanes, v)
-    }
-
-    /// `and`, `or`, `xor` (on `u32`) and `iadd` (on `i32`, wrapping).
-    pub(super) fn int_binary(&mut self, i: usize) -> R<()> {
-        let (lanes, _) = self.lanes_of(i);
-        let a = self.src(i, 1, &lanes)?;
-        let b = self.src(i, 2, &lanes)?;
-        let op = match self.m.ins(i).opcode {
-            Opcode::AND => B::And,
-            Opcode::OR => B::InclusiveOr,
-            Opcode::XOR => B::ExclusiveOr,
-            _ => B::Add,
-        };
-        let v = self.b.bin(op, a, b);
         self.dst(i, &lanes, v)
     }
 
