@@ -395,7 +395,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     }
     // forceEarlyDepthStencil is observable only through UAV writes or a depth output (D3D then
     // tests depth before the shader runs); WGSL cannot ask for early tests.
-    if m.global_flags & (1 << 2) != 0
+    if m.global_flags.force_early_depth_stencil()
         && (m.resources.iter().any(|r| r.uav) || m.outputs.iter().any(|o| o.operand.ty != OperandType::Output))
     {
         let at = m.program.instructions.iter().position(|ins| ins.opcode == Opcode::DCL_GLOBAL_FLAGS).unwrap_or(0);
@@ -689,7 +689,7 @@ impl Cx<'_, '_> {
                     format!("s{} is used for both comparison and ordinary sampling; WebGPU sampler types differ", s.id),
                 ));
             }
-            let comparison = uses_cmp || (s.mode == 1 && !uses_plain);
+            let comparison = uses_cmp || (s.mode == crate::sm4::decl::SamplerMode::Comparison && !uses_plain);
             let ty = self
                 .module
                 .types
@@ -923,7 +923,7 @@ impl Cx<'_, '_> {
             }
             _ => None,
         };
-        if r.uav && r.flags & (1 << 12) != 0 {
+        if r.uav && r.flags.order_preserving_counter {
             return Err(refuse_decl(
                 m,
                 r.at,

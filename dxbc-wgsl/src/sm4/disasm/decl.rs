@@ -1,15 +1,19 @@
-//! Declarations as fxc prints them.
+//! Declarations as fxc prints them, from their typed [`Declaration`]s.
 
 use super::operand::{float_text, untyped_text};
 use super::{Disasm, ImmKind};
-use crate::sm4::decode::{CustomData, Instruction};
+use crate::sm4::decl::{
+    Binding, ConstantBufferAccess, CustomData, Declaration, InputPrimitive, InterpolationMode, PrimitiveTopology,
+    ResourceDimension, ReturnType, SamplerMode, SystemValue, TessellatorDomain, TessellatorOutputPrimitive,
+    TessellatorPartitioning, UavFlags,
+};
 use crate::sm4::operand::{Index, Operand};
 use crate::sm4::Opcode;
 use std::fmt::Write as _;
 
 /// The `D3D10_SB_NAME` name fxc prints in `dcl_*_siv`/`_sgv` declarations.
-fn system_value_name(v: u32) -> String {
-    match v {
+fn system_value_name(v: SystemValue) -> String {
+    match v.0 {
         0 => "undefined",
         1 => "position",
         2 => "clip_distance",
@@ -38,52 +42,149 @@ fn system_value_name(v: u32) -> String {
     .to_string()
 }
 
-pub(super) fn resource_dimension_name(v: u32) -> &'static str {
-    match v {
-        1 => "buffer",
-        2 => "texture1d",
-        3 => "texture2d",
-        4 => "texture2dms",
-        5 => "texture3d",
-        6 => "texturecube",
-        7 => "texture1darray",
-        8 => "texture2darray",
-        9 => "texture2dmsarray",
-        10 => "texturecubearray",
-        11 => "raw_buffer",
-        12 => "structured_buffer",
-        _ => "unknown",
+/// A resource dimension as a mnemonic suffix (`dcl_resource_texture2d`, `ld_indexable(buffer)`).
+pub(super) fn resource_dimension_name(d: ResourceDimension) -> &'static str {
+    use ResourceDimension as D;
+    match d {
+        D::Buffer => "buffer",
+        D::Texture1D => "texture1d",
+        D::Texture2D => "texture2d",
+        D::Texture2DMS => "texture2dms",
+        D::Texture3D => "texture3d",
+        D::TextureCube => "texturecube",
+        D::Texture1DArray => "texture1darray",
+        D::Texture2DArray => "texture2darray",
+        D::Texture2DMSArray => "texture2dmsarray",
+        D::TextureCubeArray => "texturecubearray",
+        D::RawBuffer => "raw_buffer",
+        D::StructuredBuffer => "structured_buffer",
+        D::Unknown | D::Reserved(_) => "unknown",
     }
 }
 
-fn return_type_name(v: u8) -> &'static str {
-    match v {
-        1 => "unorm",
-        2 => "snorm",
-        3 => "sint",
-        4 => "uint",
-        5 => "float",
-        6 => "mixed",
-        7 => "double",
-        8 => "continued",
-        9 => "unused",
-        _ => "unknown",
+fn return_type_name(t: ReturnType) -> &'static str {
+    use ReturnType as R;
+    match t {
+        R::Unorm => "unorm",
+        R::Snorm => "snorm",
+        R::Sint => "sint",
+        R::Uint => "uint",
+        R::Float => "float",
+        R::Mixed => "mixed",
+        R::Double => "double",
+        R::Continued => "continued",
+        R::Unused => "unused",
+        R::Reserved(_) => "unknown",
     }
 }
 
-pub(super) fn return_types(t: &[u8; 4]) -> String {
-    format!(
-        "({},{},{},{})",
-        return_type_name(t[0]),
-        return_type_name(t[1]),
-        return_type_name(t[2]),
-        return_type_name(t[3])
-    )
+/// `(float,float,float,float)`.
+pub(super) fn return_types(t: &[ReturnType; 4]) -> String {
+    let [a, b, c, d] = t.map(return_type_name);
+    format!("({a},{b},{c},{d})")
+}
+
+fn uav_flags(f: UavFlags) -> String {
+    let mut s = String::new();
+    if f.globally_coherent {
+        s.push_str("_glc");
+    }
+    if f.rasterizer_ordered {
+        s.push_str("_rov");
+    }
+    if f.order_preserving_counter {
+        s.push_str("_opc");
+    }
+    s
+}
+
+/// The interpolation mode before the register (`linear noperspective `); nothing for undefined
+/// and undefined-by-the-format modes.
+fn interpolation_text(m: InterpolationMode) -> &'static str {
+    use InterpolationMode as I;
+    match m {
+        I::Constant => "constant ",
+        I::Linear => "linear ",
+        I::LinearCentroid => "linear centroid ",
+        I::LinearNoPerspective => "linear noperspective ",
+        I::LinearNoPerspectiveCentroid => "linear noperspective centroid ",
+        I::LinearSample => "linear sample ",
+        I::LinearNoPerspectiveSample => "linear noperspective sample ",
+        I::Undefined | I::Reserved(_) => "",
+    }
+}
+
+fn input_primitive_text(p: InputPrimitive) -> String {
+    match p {
+        InputPrimitive::Point => "point".into(),
+        InputPrimitive::Line => "line".into(),
+        InputPrimitive::Triangle => "triangle".into(),
+        InputPrimitive::LineAdj => "lineadj".into(),
+        InputPrimitive::TriangleAdj => "triangleadj".into(),
+        InputPrimitive::ControlPointPatch(n) => format!("patch{n}"),
+        InputPrimitive::Undefined | InputPrimitive::Reserved(_) => "undefined".into(),
+    }
+}
+
+fn topology_text(t: PrimitiveTopology) -> &'static str {
+    use PrimitiveTopology as T;
+    match t {
+        T::PointList => "pointlist",
+        T::LineList => "linelist",
+        T::LineStrip => "linestrip",
+        T::TriangleList => "trianglelist",
+        T::TriangleStrip => "trianglestrip",
+        T::LineListAdj => "linelist_adj",
+        T::LineStripAdj => "linestrip_adj",
+        T::TriangleListAdj => "trianglelist_adj",
+        T::TriangleStripAdj => "trianglestrip_adj",
+        T::Undefined | T::Reserved(_) => "undefined",
+    }
+}
+
+fn domain_text(d: TessellatorDomain) -> &'static str {
+    match d {
+        TessellatorDomain::Isoline => "domain_isoline",
+        TessellatorDomain::Triangle => "domain_tri",
+        TessellatorDomain::Quad => "domain_quad",
+        TessellatorDomain::Undefined | TessellatorDomain::Reserved(_) => "domain_undefined",
+    }
+}
+
+fn partitioning_text(p: TessellatorPartitioning) -> &'static str {
+    use TessellatorPartitioning as P;
+    match p {
+        P::Integer => "partitioning_integer",
+        P::Pow2 => "partitioning_pow2",
+        P::FractionalOdd => "partitioning_fractional_odd",
+        P::FractionalEven => "partitioning_fractional_even",
+        P::Undefined | P::Reserved(_) => "partitioning_undefined",
+    }
+}
+
+fn output_primitive_text(p: TessellatorOutputPrimitive) -> &'static str {
+    use TessellatorOutputPrimitive as P;
+    match p {
+        P::Point => "output_point",
+        P::Line => "output_line",
+        P::TriangleCw => "output_triangle_cw",
+        P::TriangleCcw => "output_triangle_ccw",
+        P::Undefined | P::Reserved(_) => "output_undefined",
+    }
+}
+
+fn sampler_mode_text(m: SamplerMode) -> &'static str {
+    match m {
+        SamplerMode::Default => "mode_default",
+        SamplerMode::Comparison => "mode_comparison",
+        SamplerMode::Mono => "mode_mono",
+        SamplerMode::Reserved(_) => "mode_unknown",
+    }
 }
 
 impl Disasm {
-    pub(super) fn custom_data(&mut self, c: &CustomData) {
-        if c.class != 3 {
+    fn custom_data(&mut self, c: &CustomData) {
+        if c.class != CustomData::IMMEDIATE_CONSTANT_BUFFER {
             return;
         }
         const HEAD: &str = "dcl_immediateConstantBuffer { ";
@@ -100,21 +201,18 @@ impl Disasm {
         self.out.push_str(" }");
     }
 
-    /// The register of a declaration's first operand, without component selection.
-    fn decl_register(&self, ins: &Instruction) -> String {
-        ins.operands.first().map(|op| self.operand(op, ImmKind::Int, true, true)).unwrap_or_default()
+    /// A declaration's register, without component selection.
+    fn decl_register(&self, op: &Operand) -> String {
+        self.operand(op, ImmKind::Int, true, true)
     }
 
-    /// The register of a declaration's first operand, with its mask (inputs, outputs).
-    fn decl_register_masked(&self, ins: &Instruction) -> String {
-        ins.operands.first().map(|op| self.operand(op, ImmKind::Int, true, false)).unwrap_or_default()
+    /// A declaration's register, with its mask (inputs, outputs).
+    fn decl_register_masked(&self, op: &Operand) -> String {
+        self.operand(op, ImmKind::Int, true, false)
     }
 
-    /// An SM5.1 resource range operand `T0[lo:hi]` (indices: id, first, last).
-    fn range_register(&self, ins: &Instruction) -> String {
-        let Some(op) = ins.operands.first() else {
-            return String::new();
-        };
+    /// An SM5.1 resource range operand `T0[lo:hi]` (indices: id, first, last), as written.
+    fn range_register(&self, op: &Operand) -> String {
         let mut s = self.register(&Operand { indices: op.indices.iter().take(1).cloned().collect(), ..op.clone() });
         let lo = op.indices.get(1).map(Index::imm).unwrap_or(0);
         let hi = op.indices.get(2).map(Index::imm).unwrap_or(0);
@@ -128,213 +226,109 @@ impl Disasm {
 
     /// Register of a resource/sampler/UAV/constant-buffer declaration, and the `, space=N`
     /// suffix in SM5.1.
-    fn resource_register(&self, ins: &Instruction, space_at: usize) -> (String, String) {
+    fn binding_register(&self, b: &Binding) -> (String, String) {
         if self.sm51() {
-            let space = ins.values.get(space_at).copied().unwrap_or(0);
-            (self.range_register(ins), format!(", space={space}"))
+            (self.range_register(&b.register), format!(", space={}", b.space))
         } else {
-            (self.decl_register(ins), String::new())
+            (self.decl_register(&b.register), String::new())
         }
     }
 
-    pub(super) fn declaration(&mut self, ins: &Instruction) {
-        let op = ins.opcode;
-        let name = op.name();
-        let c = ins.control;
-        let v = |i: usize| ins.values.get(i).copied().unwrap_or(0);
-        let text = match op {
-            Opcode::DCL_GLOBAL_FLAGS => {
-                const FLAGS: [&str; 9] = [
-                    "refactoringAllowed",
-                    "enableDoublePrecisionFloatOps",
-                    "forceEarlyDepthStencil",
-                    "enableRawAndStructuredBuffers",
-                    "skipOptimization",
-                    "enableMinimumPrecision",
-                    "enable11_1DoubleExtensions",
-                    "enable11_1ShaderExtensions",
-                    "allResourcesBound",
-                ];
-                let set: Vec<&str> =
-                    FLAGS.iter().enumerate().filter(|(i, _)| c & (1 << i) != 0).map(|(_, f)| *f).collect();
-                format!("{name} {}", set.join(" | "))
-            }
-            Opcode::DCL_CONSTANT_BUFFER => {
-                let access = if c & 1 != 0 { "dynamicIndexed" } else { "immediateIndexed" };
-                if self.sm51() {
-                    format!("{name} {}[{}], {access}, space={}", self.range_register(ins), v(0), v(1))
-                } else {
-                    let o = ins.operands.first();
-                    let reg = o.map(Operand::reg).unwrap_or(0);
-                    let size = o.and_then(|o| o.indices.get(1)).map(Index::imm).unwrap_or(0);
-                    format!("{name} CB{reg}[{size}], {access}")
-                }
-            }
-            Opcode::DCL_SAMPLER => {
-                let mode = match c & 0xf {
-                    0 => "mode_default",
-                    1 => "mode_comparison",
-                    2 => "mode_mono",
-                    _ => "mode_unknown",
+    /// One declaration (`opcode` names it).
+    pub(super) fn declaration(&mut self, opcode: Opcode, decl: &Declaration) {
+        use Declaration as D;
+        let name = opcode.name();
+        let text = match decl {
+            D::CustomData(c) => return self.custom_data(c),
+            D::GlobalFlags(f) => format!("{name} {}", f.names().collect::<Vec<_>>().join(" | ")),
+            D::ConstantBuffer { binding, size, access } => {
+                let access = match access {
+                    ConstantBufferAccess::DynamicIndexed => "dynamicIndexed",
+                    ConstantBufferAccess::ImmediateIndexed => "immediateIndexed",
                 };
-                let (reg, space) = self.resource_register(ins, 0);
-                format!("{name} {reg}, {mode}{space}")
-            }
-            Opcode::DCL_RESOURCE => {
-                let dim = c & 0x1f;
-                let mut n = format!("{name}_{}", resource_dimension_name(dim));
-                if dim == 4 || dim == 9 {
-                    let _ = write!(n, "({})", (c >> 5) & 0x7f);
+                if self.sm51() {
+                    let reg = self.range_register(&binding.register);
+                    format!("{name} {reg}[{size}], {access}, space={}", binding.space)
+                } else {
+                    format!("{name} CB{}[{size}], {access}", binding.id)
                 }
-                let rt = ins.return_type.map(|t| return_types(&t)).unwrap_or_default();
-                let (reg, space) = self.resource_register(ins, 0);
-                format!("{n} {rt} {reg}{space}")
             }
-            Opcode::DCL_UAV_TYPED => {
-                let dim = c & 0x1f;
-                let mut n = format!("{name}_{}", resource_dimension_name(dim));
-                n.push_str(&uav_flags(c));
-                let rt = ins.return_type.map(|t| return_types(&t)).unwrap_or_default();
-                let (reg, space) = self.resource_register(ins, 0);
-                format!("{n} {rt} {reg}{space}")
+            D::Sampler { binding, mode } => {
+                let (reg, space) = self.binding_register(binding);
+                format!("{name} {reg}, {}{space}", sampler_mode_text(*mode))
             }
-            Opcode::DCL_UAV_RAW => {
-                let (reg, space) = self.resource_register(ins, 0);
-                format!("{name}{} {reg}{space}", uav_flags(c))
+            D::Resource { binding, dimension, sample_count, return_types: rt } => {
+                let mut n = format!("{name}_{}", resource_dimension_name(*dimension));
+                if matches!(dimension, ResourceDimension::Texture2DMS | ResourceDimension::Texture2DMSArray) {
+                    let _ = write!(n, "({sample_count})");
+                }
+                let (reg, space) = self.binding_register(binding);
+                format!("{n} {} {reg}{space}", return_types(rt))
             }
-            Opcode::DCL_UAV_STRUCTURED => {
-                let (reg, space) = self.resource_register(ins, 1);
-                format!("{name}{} {reg}, {}{space}", uav_flags(c), v(0))
+            D::UavTyped { binding, dimension, flags, return_types: rt } => {
+                let n = format!("{name}_{}{}", resource_dimension_name(*dimension), uav_flags(*flags));
+                let (reg, space) = self.binding_register(binding);
+                format!("{n} {} {reg}{space}", return_types(rt))
             }
-            Opcode::DCL_RESOURCE_RAW => {
-                let (reg, space) = self.resource_register(ins, 0);
+            D::UavRaw { binding, flags } => {
+                let (reg, space) = self.binding_register(binding);
+                format!("{name}{} {reg}{space}", uav_flags(*flags))
+            }
+            D::UavStructured { binding, flags, stride } => {
+                let (reg, space) = self.binding_register(binding);
+                format!("{name}{} {reg}, {stride}{space}", uav_flags(*flags))
+            }
+            D::ResourceRaw { binding } => {
+                let (reg, space) = self.binding_register(binding);
                 format!("{name} {reg}{space}")
             }
-            Opcode::DCL_RESOURCE_STRUCTURED => {
-                let (reg, space) = self.resource_register(ins, 1);
-                format!("{name} {reg}, {}{space}", v(0))
+            D::ResourceStructured { binding, stride } => {
+                let (reg, space) = self.binding_register(binding);
+                format!("{name} {reg}, {stride}{space}")
             }
-            Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SGV | Opcode::DCL_INPUT_PS_SIV => {
-                let interp = match c & 0xf {
-                    1 => "constant ",
-                    2 => "linear ",
-                    3 => "linear centroid ",
-                    4 => "linear noperspective ",
-                    5 => "linear noperspective centroid ",
-                    6 => "linear sample ",
-                    7 => "linear noperspective sample ",
-                    _ => "",
-                };
-                let reg = self.decl_register_masked(ins);
-                if op == Opcode::DCL_INPUT_PS {
-                    format!("{name} {interp}{reg}")
-                } else {
-                    format!("{name} {interp}{reg}, {}", system_value_name(v(0)))
-                }
+            D::Input { register, interpolation, system_value } => {
+                let interp = interpolation.map_or("", interpolation_text);
+                let sv = system_value.map(|s| format!(", {}", system_value_name(s))).unwrap_or_default();
+                format!("{name} {interp}{}{sv}", self.decl_register_masked(register))
             }
-            Opcode::DCL_INPUT_SGV | Opcode::DCL_INPUT_SIV | Opcode::DCL_OUTPUT_SGV | Opcode::DCL_OUTPUT_SIV => {
-                format!("{name} {}, {}", self.decl_register_masked(ins), system_value_name(v(0)))
+            D::Output { register, system_value } => {
+                let sv = system_value.map(|s| format!(", {}", system_value_name(s))).unwrap_or_default();
+                format!("{name} {}{sv}", self.decl_register_masked(register))
             }
-            Opcode::DCL_INPUT | Opcode::DCL_OUTPUT => {
-                format!("{name} {}", self.decl_register_masked(ins))
+            D::IndexRange { register, count } => format!("{name} {}, {count}", self.decl_register_masked(register)),
+            D::Temps(n)
+            | D::MaxOutputVertexCount(n)
+            | D::GsInstanceCount(n)
+            | D::HsForkPhaseInstanceCount(n)
+            | D::HsJoinPhaseInstanceCount(n)
+            | D::InputControlPointCount(n)
+            | D::OutputControlPointCount(n) => format!("{name} {n}"),
+            D::IndexableTemp { register, size, components } => format!("{name} x{register}[{size}], {components}"),
+            D::GsInputPrimitive(p) => format!("{name} {} ", input_primitive_text(*p)),
+            D::GsOutputPrimitiveTopology(t) => format!("{name} {} ", topology_text(*t)),
+            D::FunctionBody(id) => format!("{name} fb{id}"),
+            D::Stream(register) => format!("{name} {}", self.decl_register(register)),
+            D::ThreadGroup([x, y, z]) => format!("{name} {x}, {y}, {z}"),
+            D::TgsmRaw { register, byte_count } => format!("{name} {}, {byte_count}", self.decl_register(register)),
+            D::TgsmStructured { register, stride, count } => {
+                format!("{name} {}, {stride}, {count}", self.decl_register(register))
             }
-            Opcode::DCL_INDEX_RANGE => {
-                format!("{name} {}, {}", self.decl_register_masked(ins), v(0))
+            D::TessellatorDomain(d) => format!("{name} {}", domain_text(*d)),
+            D::TessellatorPartitioning(p) => format!("{name} {}", partitioning_text(*p)),
+            D::TessellatorOutputPrimitive(p) => format!("{name} {}", output_primitive_text(*p)),
+            D::HsMaxTessFactor(f) => format!("{name} l({})", float_text(f.to_bits())),
+            D::FunctionTable { id, bodies } => {
+                let bodies: Vec<String> = bodies.iter().map(|b| format!("fb{b}")).collect();
+                format!("{name} ft{id} = {{{}}}", bodies.join(", "))
             }
-            Opcode::DCL_TEMPS | Opcode::DCL_MAX_OUTPUT_VERTEX_COUNT | Opcode::DCL_GS_INSTANCE_COUNT => {
-                format!("{name} {}", v(0))
+            D::Interface { id, dynamic_indexed, function_table_length, array_length, tables } => {
+                let dynamic = if *dynamic_indexed { "_dynamicindexed" } else { "" };
+                let tables: Vec<String> = tables.iter().map(|t| format!("ft{t}")).collect();
+                format!("{name}{dynamic} fp{id}[{array_length}][{function_table_length}] = {{{}}}", tables.join(", "))
             }
-            Opcode::DCL_HS_FORK_PHASE_INSTANCE_COUNT | Opcode::DCL_HS_JOIN_PHASE_INSTANCE_COUNT => {
-                format!("{name} {}", v(0))
-            }
-            Opcode::DCL_INDEXABLE_TEMP => format!("{name} x{}[{}], {}", v(0), v(1), v(2)),
-            Opcode::DCL_GS_INPUT_PRIMITIVE => {
-                let p = c & 0x3f;
-                let prim = match p {
-                    1 => "point".to_string(),
-                    2 => "line".to_string(),
-                    3 => "triangle".to_string(),
-                    6 => "lineadj".to_string(),
-                    7 => "triangleadj".to_string(),
-                    8..=39 => format!("patch{}", p - 7),
-                    _ => "undefined".to_string(),
-                };
-                format!("{name} {prim} ")
-            }
-            Opcode::DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY => {
-                let topo = match c & 0x7f {
-                    1 => "pointlist",
-                    2 => "linelist",
-                    3 => "linestrip",
-                    4 => "trianglelist",
-                    5 => "trianglestrip",
-                    10 => "linelist_adj",
-                    11 => "linestrip_adj",
-                    12 => "trianglelist_adj",
-                    13 => "trianglestrip_adj",
-                    _ => "undefined",
-                };
-                format!("{name} {topo} ")
-            }
-            Opcode::DCL_FUNCTION_BODY => format!("{name} fb{}", v(0)),
-            Opcode::DCL_STREAM => format!("{name} {}", self.decl_register(ins)),
-            Opcode::DCL_THREAD_GROUP => format!("{name} {}, {}, {}", v(0), v(1), v(2)),
-            Opcode::DCL_TGSM_RAW => format!("{name} {}, {}", self.decl_register(ins), v(0)),
-            Opcode::DCL_TGSM_STRUCTURED => {
-                format!("{name} {}, {}, {}", self.decl_register(ins), v(0), v(1))
-            }
-            Opcode::DCL_INPUT_CONTROL_POINT_COUNT | Opcode::DCL_OUTPUT_CONTROL_POINT_COUNT => {
-                format!("{name} {}", c & 0x3f)
-            }
-            Opcode::DCL_TESS_DOMAIN => {
-                let d = match c & 3 {
-                    1 => "domain_isoline",
-                    2 => "domain_tri",
-                    3 => "domain_quad",
-                    _ => "domain_undefined",
-                };
-                format!("{name} {d}")
-            }
-            Opcode::DCL_TESS_PARTITIONING => {
-                let p = match c & 7 {
-                    1 => "partitioning_integer",
-                    2 => "partitioning_pow2",
-                    3 => "partitioning_fractional_odd",
-                    4 => "partitioning_fractional_even",
-                    _ => "partitioning_undefined",
-                };
-                format!("{name} {p}")
-            }
-            Opcode::DCL_TESS_OUTPUT_PRIMITIVE => {
-                let p = match c & 7 {
-                    1 => "output_point",
-                    2 => "output_line",
-                    3 => "output_triangle_cw",
-                    4 => "output_triangle_ccw",
-                    _ => "output_undefined",
-                };
-                format!("{name} {p}")
-            }
-            Opcode::DCL_HS_MAX_TESSFACTOR => format!("{name} l({})", float_text(v(0))),
-            Opcode::DCL_FUNCTION_TABLE => {
-                // Words: table id, body count, bodies.
-                let bodies: Vec<String> = ins.values.iter().skip(2).map(|b| format!("fb{b}")).collect();
-                format!("{name} ft{} = {{{}}}", v(0), bodies.join(", "))
-            }
-            Opcode::DCL_INTERFACE => {
-                // Words: interface id, call-site count, (array length << 16 | table count), tables.
-                let dynamic = if c & 1 != 0 { "_dynamicindexed" } else { "" };
-                let tables: Vec<String> = ins.values.iter().skip(3).map(|t| format!("ft{t}")).collect();
-                format!("{name}{dynamic} fp{}[{}][{}] = {{{}}}", v(0), v(2) >> 16, v(1), tables.join(", "))
-            }
-            _ => {
-                // Declarations without operands of their own (and reserved opcodes).
+            D::Reserved(words) => {
                 let mut s = name.to_string();
-                for o in &ins.operands {
-                    s.push(' ');
-                    s.push_str(&self.operand(o, ImmKind::Int, true, false));
-                }
-                for w in &ins.values {
+                for w in words {
                     let _ = write!(s, " {w}");
                 }
                 s
@@ -342,18 +336,4 @@ impl Disasm {
         };
         self.out.push_str(&text);
     }
-}
-
-fn uav_flags(c: u32) -> String {
-    let mut s = String::new();
-    if c & (1 << 5) != 0 {
-        s.push_str("_glc");
-    }
-    if c & (1 << 6) != 0 {
-        s.push_str("_rov");
-    }
-    if c & (1 << 12) != 0 {
-        s.push_str("_opc");
-    }
-    s
 }

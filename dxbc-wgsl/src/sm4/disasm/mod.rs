@@ -21,8 +21,9 @@
 //! - `dcl_immediateConstantBuffer` comes from `customdata` class 3, one `{ a, b, c, d}` row per
 //!   line, its values printed like untyped immediates.
 //!
-//! The module prints instructions here, operands and numbers in `operand.rs`, declarations in
-//! `decl.rs`, and fxc's signature tables in `signature.rs`.
+//! The module prints instructions here, operands and numbers in `operand.rs`, declarations
+//! (from their typed [`Declaration`](super::Declaration)s) in `decl.rs`, and fxc's signature
+//! tables in `signature.rs`.
 
 mod decl;
 mod operand;
@@ -104,12 +105,13 @@ impl Disasm {
             let _ = write!(self.out, "unknown_opcode_{}", ins.opcode.0);
             return;
         };
-        if let Some(custom) = &ins.custom {
-            self.custom_data(custom);
+        if let Some(decl) = ins.declaration() {
+            self.declaration(ins.opcode, decl);
             return;
         }
         match info.form {
-            Form::Decl { .. } | Form::Raw => self.declaration(ins),
+            // Only a hand-built instruction lacks its declaration.
+            Form::Decl { .. } | Form::Raw => self.out.push_str(info.name),
             Form::CustomData => {}
             Form::InterfaceCall => {
                 self.out.push_str("fcall ");
@@ -153,7 +155,7 @@ impl Disasm {
             let _ = write!(m, "({u},{v},{w})");
         }
         if let Some((dim, stride)) = ins.ext_resource_dim {
-            let _ = write!(m, "({}", resource_dimension_name(dim as u32));
+            let _ = write!(m, "({}", resource_dimension_name(dim));
             if stride != 0 {
                 let _ = write!(m, ", stride={stride}");
             }
