@@ -226,14 +226,8 @@ fn render_wgsl_bindings(out: &mut String, bytes: &[u8]) {
                 .program
                 .instructions
                 .iter()
-                .filter(|i| i.opcode.is_declaration())
+                .filter(|i| i.declaration().is_some_and(|d| d.binding().is_some()))
                 .map(|i| crate::sm4::disasm::disassemble_instruction(&shader.program.version, i))
-                .filter(|l| {
-                    l.starts_with("dcl_constantbuffer")
-                        || l.starts_with("dcl_sampler")
-                        || l.starts_with("dcl_resource")
-                        || l.starts_with("dcl_uav")
-                })
                 .collect();
             let _ = writeln!(out, "\nResource bindings: not planned ({e})");
             if !decls.is_empty() {

@@ -1,4 +1,5 @@
-//! Decoded program → IR: declarations gathered, control flow nested.
+//! Decoded program → IR: declarations (decoded by `sm4::decl`) gathered into the module's
+//! descriptions, control flow nested.
 
 use super::{
     Block, Case, CbDecl, IndexableTemp, Interpolation, IoDecl, Module, Node, ResourceDecl, ResourceShape, SamplerDecl,
@@ -6,7 +7,8 @@ use super::{
 };
 use crate::refusal::{Refusal, RefusalReason, TranslateError};
 use crate::shader::Shader;
-use crate::sm4::{Index, Instruction, Opcode, OperandType, ShaderStage};
+use crate::sm4::decl::{Binding, ConstantBufferAccess, CustomData, Declaration, ResourceDimension, ReturnType};
+use crate::sm4::{Index, Instruction, Opcode, Operand, OperandType, ShaderStage};
 use crate::TranslateOptions;
 
 /// Deepest nesting of `if`/`loop`/`switch` accepted. Tint limits WGSL statement nesting to 127
@@ -78,7 +80,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         input_signature: &shader.inputs,
         output_signature: &shader.outputs,
         program_offset: shader.container.program_chunk().map(|c| c.offset).unwrap_or(0),
-        global_flags: 0,
+        global_flags: Default::default(),
         feature_flags: shader.feature_flags.map_or(0, |f| f.0),
         temps: 0,
         indexable_temps: Vec::new(),
@@ -365,230 +367,163 @@ fn case_value(i: usize, ins: &Instruction) -> Result<u32, TranslateError> {
     }
 }
 
-fn slot_and_space(m: &Module<'_>, ins: &Instruction, space_word: usize) -> (u32, u32, u32) {
-    let op = &ins.operands[0];
-    if m.version.is_sm51() {
-        let id = op.indices.first().map(Index::imm).unwrap_or(0);
-        let lower = op.indices.get(1).map(Index::imm).unwrap_or(0);
-        let space = ins.values.get(space_word).copied().unwrap_or(0);
-        (id, lower, space)
-    } else {
-        let r = op.reg();
-        (r, r, 0)
-    }
-}
-
 fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {
     let op = ins.opcode;
     let unsupported = |what: &str| refuse(RefusalReason::DeclarationUnsupported, i, ins, what.to_string());
-    match op {
-        Opcode::DCL_GLOBAL_FLAGS => {
-            m.global_flags = ins.control;
-            // bit 0 refactoringAllowed, 1 enableDoublePrecisionFloatOps, 2 forceEarlyDepthStencil,
-            // 3 enableRawAndStructuredBuffers, 4 skipOptimization, 5 enableMinimumPrecision,
-            // 6 enable11_1DoubleExtensions, 7 enable11_1ShaderExtensions.
+    let Some(decl) = ins.declaration() else {
+        return Err(unsupported("this declaration is not translated yet"));
+    };
+    // SRVs and UAVs: the binding, the shape (a resource of doubles is refused after the range),
+    // and the flags of a UAV.
+    let resource = match decl {
+        Declaration::Resource { binding, dimension, sample_count, return_types } => {
+            Some((binding, typed_shape(i, ins, *dimension, *sample_count, return_types), None))
         }
+        Declaration::UavTyped { binding, dimension, flags, return_types } => {
+            Some((binding, typed_shape(i, ins, *dimension, 0, return_types), Some(*flags)))
+        }
+        Declaration::ResourceRaw { binding } => Some((binding, Ok(ResourceShape::Raw), None)),
+        Declaration::UavRaw { binding, flags } => Some((binding, Ok(ResourceShape::Raw), Some(*flags))),
+        Declaration::ResourceStructured { binding, stride } => {
+            Some((binding, Ok(ResourceShape::Structured { stride: *stride }), None))
+        }
+        Declaration::UavStructured { binding, flags, stride } => {
+            Some((binding, Ok(ResourceShape::Structured { stride: *stride }), Some(*flags)))
+        }
+        _ => None,
+    };
+    if let Some((b, shape, uav_flags)) = resource {
+        check_range(i, ins, b)?;
+        let shape = shape?;
+        let uav = uav_flags.is_some();
+        // One declaration per register id: a second would make two WGSL globals of one name.
+        if m.resources.iter().any(|r| r.id == b.id && r.uav == uav) {
+            return Err(unsupported(if uav { "a UAV id declared twice" } else { "a resource id declared twice" }));
+        }
+        m.resources.push(ResourceDecl {
+            at: i,
+            id: b.id,
+            slot: b.lower_bound,
+            space: b.space,
+            shape,
+            uav,
+            flags: uav_flags.unwrap_or_default(),
+        });
+        return Ok(());
+    }
+    match decl {
+        Declaration::GlobalFlags(flags) => m.global_flags = *flags,
         // D3D11.3 limits a shader to 4096 temp registers, r# and x# together (every allocation
         // these counts size is bounded by it).
-        Opcode::DCL_TEMPS => {
-            if ins.values[0] > MAX_TEMP_REGISTERS {
+        &Declaration::Temps(count) => {
+            if count > MAX_TEMP_REGISTERS {
                 return Err(unsupported("dcl_temps past D3D's 4096 temp registers"));
             }
-            m.temps = ins.values[0];
+            m.temps = count;
         }
-        Opcode::DCL_INDEXABLE_TEMP => {
-            let total: u64 =
-                m.indexable_temps.iter().map(|x| u64::from(x.size)).sum::<u64>() + u64::from(ins.values[1]);
-            if total > u64::from(MAX_TEMP_REGISTERS) || ins.values[0] > MAX_TEMP_REGISTERS || ins.values[2] > 4 {
+        &Declaration::IndexableTemp { register, size, components } => {
+            let total: u64 = m.indexable_temps.iter().map(|x| u64::from(x.size)).sum::<u64>() + u64::from(size);
+            if total > u64::from(MAX_TEMP_REGISTERS) || register > MAX_TEMP_REGISTERS || components > 4 {
                 return Err(unsupported("indexable temps past D3D's 4096 temp registers"));
             }
-            m.indexable_temps.push(IndexableTemp {
-                register: ins.values[0],
-                size: ins.values[1],
-                components: ins.values[2],
-            })
+            m.indexable_temps.push(IndexableTemp { register, size, components })
         }
-        Opcode::DCL_INPUT
-        | Opcode::DCL_INPUT_SGV
-        | Opcode::DCL_INPUT_SIV
-        | Opcode::DCL_INPUT_PS
-        | Opcode::DCL_INPUT_PS_SGV
-        | Opcode::DCL_INPUT_PS_SIV => {
-            let operand = ins.operands[0].clone();
-            if operand.reg() >= 32 {
-                return Err(unsupported(&format!("input register v{} beyond D3D's 32", operand.reg())));
+        Declaration::Input { register, interpolation, system_value } => {
+            if register.reg() >= 32 {
+                return Err(unsupported(&format!("input register v{} beyond D3D's 32", register.reg())));
             }
-            let interpolation = if matches!(op, Opcode::DCL_INPUT_PS | Opcode::DCL_INPUT_PS_SIV) {
-                Interpolation::from_u32(ins.control & 0xf).ok_or_else(|| unsupported("interpolation mode"))?
-            } else {
-                Interpolation::Undefined
+            // System-generated pixel-shader inputs (`dcl_input_ps_sgv`) are not interpolated.
+            let interpolation = match interpolation {
+                Some(mode) if op != Opcode::DCL_INPUT_PS_SGV => {
+                    Interpolation::from_mode(*mode).ok_or_else(|| unsupported("interpolation mode"))?
+                }
+                _ => Interpolation::Undefined,
             };
             m.inputs.push(IoDecl {
                 at: i,
-                register: operand.reg(),
-                mask: operand.select.mask(),
-                system_value: ins.values.first().copied().unwrap_or(0),
+                register: register.reg(),
+                mask: register.select.mask(),
+                system_value: system_value.map_or(0, |s| s.0),
                 interpolation,
-                operand,
+                operand: register.clone(),
             });
         }
-        Opcode::DCL_OUTPUT | Opcode::DCL_OUTPUT_SGV | Opcode::DCL_OUTPUT_SIV => {
-            let operand = ins.operands[0].clone();
-            if operand.reg() >= 32 {
-                return Err(unsupported(&format!("output register o{} beyond D3D's 32", operand.reg())));
+        Declaration::Output { register, system_value } => {
+            if register.reg() >= 32 {
+                return Err(unsupported(&format!("output register o{} beyond D3D's 32", register.reg())));
             }
-            if m.version.stage == ShaderStage::Pixel && operand.ty == OperandType::Output && operand.reg() >= 8 {
+            if m.version.stage == ShaderStage::Pixel && register.ty == OperandType::Output && register.reg() >= 8 {
                 return Err(unsupported(&format!(
                     "pixel output o{}: D3D and WebGPU have 8 render targets",
-                    operand.reg()
+                    register.reg()
                 )));
             }
             m.outputs.push(IoDecl {
                 at: i,
-                register: operand.reg(),
-                mask: operand.select.mask(),
-                system_value: ins.values.first().copied().unwrap_or(0),
+                register: register.reg(),
+                mask: register.select.mask(),
+                system_value: system_value.map_or(0, |s| s.0),
                 interpolation: Interpolation::Undefined,
-                operand,
+                operand: register.clone(),
             });
         }
-        Opcode::DCL_CONSTANT_BUFFER => {
-            let o = &ins.operands[0];
-            let (id, slot, space, size) = if m.version.is_sm51() {
-                let (id, slot, space) = slot_and_space(m, ins, 1);
-                let upper = o.indices.get(2).map(Index::imm).unwrap_or(slot);
-                if upper != slot {
-                    return Err(refuse(
-                        RefusalReason::ResourceUnsupported,
-                        i,
-                        ins,
-                        "constant-buffer arrays (register ranges)",
-                    ));
-                }
-                (id, slot, space, ins.values.first().copied().unwrap_or(0))
-            } else {
-                (o.reg(), o.reg(), 0, o.indices.get(1).map(Index::imm).unwrap_or(0))
-            };
-            m.cbuffers.push(CbDecl { at: i, id, slot, space, size, dynamic: ins.control & 1 != 0 });
-        }
-        Opcode::DCL_SAMPLER => {
-            let (id, slot, space) = slot_and_space(m, ins, 0);
-            check_range(m, i, ins)?;
-            if m.samplers.iter().any(|s| s.id == id) {
-                return Err(unsupported("a sampler id declared twice"));
-            }
-            m.samplers.push(SamplerDecl { at: i, id, slot, space, mode: ins.control & 0xf });
-        }
-        Opcode::DCL_RESOURCE | Opcode::DCL_UAV_TYPED => {
-            let (id, slot, space) = slot_and_space(m, ins, 0);
-            check_range(m, i, ins)?;
-            if ins.return_type.is_some_and(|r| r.contains(&7)) {
+        Declaration::ConstantBuffer { binding: b, size, access } => {
+            if b.upper_bound != b.lower_bound {
                 return Err(refuse(
-                    RefusalReason::Float64,
+                    RefusalReason::ResourceUnsupported,
                     i,
                     ins,
-                    "a resource of doubles (return type `double`): WGSL has no 64-bit texel type",
+                    "constant-buffer arrays (register ranges)",
                 ));
             }
-            let dim = ins.control & 0x1f;
-            let samples = (ins.control >> 5) & 0x7f;
-            m.resources.push(ResourceDecl {
+            if m.cbuffers.iter().any(|c| c.id == b.id) {
+                return Err(unsupported("a constant-buffer id declared twice"));
+            }
+            m.cbuffers.push(CbDecl {
                 at: i,
-                id,
-                slot,
-                space,
-                shape: ResourceShape::Typed { dim, ret: ins.return_type.unwrap_or([5; 4]), samples },
-                uav: op == Opcode::DCL_UAV_TYPED,
-                flags: ins.control,
+                id: b.id,
+                slot: b.lower_bound,
+                space: b.space,
+                size: *size,
+                dynamic: *access == ConstantBufferAccess::DynamicIndexed,
             });
         }
-        Opcode::DCL_RESOURCE_RAW | Opcode::DCL_UAV_RAW => {
-            let (id, slot, space) = slot_and_space(m, ins, 0);
-            check_range(m, i, ins)?;
-            m.resources.push(ResourceDecl {
-                at: i,
-                id,
-                slot,
-                space,
-                shape: ResourceShape::Raw,
-                uav: op == Opcode::DCL_UAV_RAW,
-                flags: ins.control,
-            });
+        Declaration::Sampler { binding: b, mode } => {
+            check_range(i, ins, b)?;
+            if m.samplers.iter().any(|s| s.id == b.id) {
+                return Err(unsupported("a sampler id declared twice"));
+            }
+            m.samplers.push(SamplerDecl { at: i, id: b.id, slot: b.lower_bound, space: b.space, mode: *mode });
         }
-        Opcode::DCL_RESOURCE_STRUCTURED | Opcode::DCL_UAV_STRUCTURED => {
-            let (id, slot, space) = slot_and_space(m, ins, 1);
-            check_range(m, i, ins)?;
-            m.resources.push(ResourceDecl {
-                at: i,
-                id,
-                slot,
-                space,
-                shape: ResourceShape::Structured { stride: ins.values[0] },
-                uav: op == Opcode::DCL_UAV_STRUCTURED,
-                flags: ins.control,
-            });
-        }
-        Opcode::DCL_THREAD_GROUP => {
+        &Declaration::ThreadGroup(size) => {
             if m.version.stage != ShaderStage::Compute {
                 return Err(unsupported("dcl_thread_group outside a compute shader"));
             }
-            m.thread_group = Some([ins.values[0], ins.values[1], ins.values[2]])
+            m.thread_group = Some(size)
         }
-        Opcode::DCL_TGSM_RAW | Opcode::DCL_TGSM_STRUCTURED => {
-            if m.version.stage != ShaderStage::Compute {
-                return Err(unsupported("thread-group shared memory outside a compute shader"));
+        Declaration::TgsmRaw { register, byte_count } => tgsm(m, i, ins, register, None, u64::from(*byte_count))?,
+        Declaration::TgsmStructured { register, stride, count } => {
+            tgsm(m, i, ins, register, Some(*stride), u64::from(*stride) * u64::from(*count))?
+        }
+        Declaration::CustomData(c) if c.class == CustomData::IMMEDIATE_CONSTANT_BUFFER => {
+            if c.data.len() % 4 != 0 {
+                return Err(unsupported("immediate constant buffer whose size is not a multiple of 4 words"));
             }
-            let o = &ins.operands[0];
-            if o.ty != OperandType::ThreadGroupSharedMemory || o.indices.len() != 1 || o.indices[0].is_relative() {
-                return Err(unsupported("a thread-group shared memory declaration without a g# register"));
-            }
-            let id = o.reg();
-            // D3D11.3: byte counts and strides are multiples of 4; all g# together hold at most
-            // 32 KB (8192 words) per thread group.
-            let (stride, bytes) = if op == Opcode::DCL_TGSM_RAW {
-                (None, u64::from(ins.values[0]))
-            } else {
-                (Some(ins.values[0]), u64::from(ins.values[0]) * u64::from(ins.values[1]))
-            };
-            if bytes == 0 || bytes % 4 != 0 || stride.is_some_and(|s| s == 0 || s % 4 != 0) {
-                return Err(unsupported(
-                    "thread-group shared memory whose size or stride is not a non-zero multiple of 4 bytes",
+            if c.data.len() / 4 > 4096 {
+                return Err(refuse(
+                    RefusalReason::ProgramTooLarge,
+                    i,
+                    ins,
+                    "an immediate constant buffer past D3D's 4096 elements",
                 ));
             }
-            let total = m.tgsm.iter().map(|g| u64::from(g.words) * 4).sum::<u64>() + bytes;
-            if total > MAX_TGSM_BYTES {
-                return Err(unsupported(&format!(
-                    "{total} bytes of thread-group shared memory: D3D allows 32768 per thread group"
-                )));
-            }
-            if m.tgsm.iter().any(|g| g.id == id) {
-                return Err(unsupported("a g# register declared twice"));
-            }
-            m.tgsm.push(TgsmDecl { at: i, id, stride, words: (bytes / 4) as u32 });
+            m.icb = Some(c.data.chunks_exact(4).map(|r| [r[0], r[1], r[2], r[3]]).collect());
         }
-        Opcode::CUSTOMDATA => {
-            if let Some(c) = &ins.custom {
-                if c.class == 3 {
-                    if c.data.len() % 4 != 0 {
-                        return Err(unsupported("immediate constant buffer whose size is not a multiple of 4 words"));
-                    }
-                    if c.data.len() / 4 > 4096 {
-                        return Err(refuse(
-                            RefusalReason::ProgramTooLarge,
-                            i,
-                            ins,
-                            "an immediate constant buffer past D3D's 4096 elements",
-                        ));
-                    }
-                    m.icb = Some(c.data.chunks_exact(4).map(|r| [r[0], r[1], r[2], r[3]]).collect());
-                }
-            }
-        }
-        Opcode::DCL_INDEX_RANGE => {
-            let op = ins.operands.first().ok_or_else(|| unsupported("dcl_indexrange without an operand"))?;
-            let count = ins.values.first().copied().unwrap_or(0);
-            let first = op.reg();
-            if op.ty != OperandType::Input || op.indices.len() != 1 {
+        // Comments, debug data and the other custom-data classes.
+        Declaration::CustomData(_) => {}
+        Declaration::IndexRange { register, count } => {
+            let (first, count) = (register.reg(), *count);
+            if register.ty != OperandType::Input || register.indices.len() != 1 {
                 return Err(unsupported("dcl_indexrange of outputs or patch registers (relative output addressing)"));
             }
             if count == 0 || first.checked_add(count).is_none_or(|end| end > 32) {
@@ -598,18 +533,63 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         }
         _ => return Err(unsupported("this declaration is not translated yet")),
     }
-    // One declaration per register id: a second would make two WGSL globals of one name.
-    if let Some(last) = m.resources.last() {
-        if m.resources[..m.resources.len() - 1].iter().any(|r| r.id == last.id && r.uav == last.uav) && last.at == i {
-            return Err(unsupported(if last.uav { "a UAV id declared twice" } else { "a resource id declared twice" }));
-        }
-    }
-    if let Some(last) = m.cbuffers.last() {
-        if last.at == i && m.cbuffers[..m.cbuffers.len() - 1].iter().any(|c| c.id == last.id) {
-            return Err(unsupported("a constant-buffer id declared twice"));
-        }
-    }
     Ok(())
+}
+
+/// Thread-group shared memory `g#` of `bytes` bytes (structures of `stride` bytes, or raw).
+fn tgsm(
+    m: &mut Module<'_>,
+    i: usize,
+    ins: &Instruction,
+    o: &Operand,
+    stride: Option<u32>,
+    bytes: u64,
+) -> Result<(), TranslateError> {
+    let unsupported = |what: &str| refuse(RefusalReason::DeclarationUnsupported, i, ins, what.to_string());
+    if m.version.stage != ShaderStage::Compute {
+        return Err(unsupported("thread-group shared memory outside a compute shader"));
+    }
+    if o.ty != OperandType::ThreadGroupSharedMemory || o.indices.len() != 1 || o.indices[0].is_relative() {
+        return Err(unsupported("a thread-group shared memory declaration without a g# register"));
+    }
+    let id = o.reg();
+    // D3D11.3: byte counts and strides are multiples of 4; all g# together hold at most 32 KB
+    // (8192 words) per thread group.
+    if bytes == 0 || !bytes.is_multiple_of(4) || stride.is_some_and(|s| s == 0 || !s.is_multiple_of(4)) {
+        return Err(unsupported(
+            "thread-group shared memory whose size or stride is not a non-zero multiple of 4 bytes",
+        ));
+    }
+    let total = m.tgsm.iter().map(|g| u64::from(g.words) * 4).sum::<u64>() + bytes;
+    if total > MAX_TGSM_BYTES {
+        return Err(unsupported(&format!(
+            "{total} bytes of thread-group shared memory: D3D allows 32768 per thread group"
+        )));
+    }
+    if m.tgsm.iter().any(|g| g.id == id) {
+        return Err(unsupported("a g# register declared twice"));
+    }
+    m.tgsm.push(TgsmDecl { at: i, id, stride, words: (bytes / 4) as u32 });
+    Ok(())
+}
+
+/// The shape of a typed SRV or UAV; a resource of doubles is refused.
+fn typed_shape(
+    i: usize,
+    ins: &Instruction,
+    dimension: ResourceDimension,
+    samples: u32,
+    return_types: &[ReturnType; 4],
+) -> Result<ResourceShape, TranslateError> {
+    if return_types.contains(&ReturnType::Double) {
+        return Err(refuse(
+            RefusalReason::Float64,
+            i,
+            ins,
+            "a resource of doubles (return type `double`): WGSL has no 64-bit texel type",
+        ));
+    }
+    Ok(ResourceShape::Typed { dim: dimension.raw(), ret: return_types.map(|t| t.raw() as u8), samples })
 }
 
 /// The translator's limit on program length. Real shaders stay far below it (the corpus's longest
@@ -623,14 +603,9 @@ const MAX_TGSM_BYTES: u64 = 32 * 1024;
 const MAX_TEMP_REGISTERS: u32 = 4096;
 
 /// SM5.1 register ranges (arrays of resources) are refused for now.
-fn check_range(m: &Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {
-    if m.version.is_sm51() {
-        let o = &ins.operands[0];
-        let lower = o.indices.get(1).map(Index::imm).unwrap_or(0);
-        let upper = o.indices.get(2).map(Index::imm).unwrap_or(lower);
-        if upper != lower {
-            return Err(refuse(RefusalReason::ResourceUnsupported, i, ins, "resource arrays (SM5.1 register ranges)"));
-        }
+fn check_range(i: usize, ins: &Instruction, b: &Binding) -> Result<(), TranslateError> {
+    if b.upper_bound != b.lower_bound {
+        return Err(refuse(RefusalReason::ResourceUnsupported, i, ins, "resource arrays (SM5.1 register ranges)"));
     }
     Ok(())
 }

@@ -18,6 +18,7 @@ pub use build::build;
 pub use types::{infer_storage, Storage, StorageMap};
 
 use crate::chunks::signature::Signature;
+use crate::sm4::decl::{GlobalFlags, InterpolationMode, SamplerMode, UavFlags};
 use crate::sm4::{Instruction, Operand, Program, ShaderVersion};
 
 /// A block of nodes.
@@ -90,18 +91,19 @@ pub enum Interpolation {
 }
 
 impl Interpolation {
-    /// From the declaration's control bits.
-    pub fn from_u32(v: u32) -> Option<Self> {
-        Some(match v {
-            0 => Interpolation::Undefined,
-            1 => Interpolation::Constant,
-            2 => Interpolation::Linear,
-            3 => Interpolation::LinearCentroid,
-            4 => Interpolation::LinearNoPerspective,
-            5 => Interpolation::LinearNoPerspectiveCentroid,
-            6 => Interpolation::LinearSample,
-            7 => Interpolation::LinearNoPerspectiveSample,
-            _ => return None,
+    /// From a declaration's interpolation mode; `None` for a mode the format does not define.
+    pub fn from_mode(mode: InterpolationMode) -> Option<Self> {
+        use InterpolationMode as M;
+        Some(match mode {
+            M::Undefined => Interpolation::Undefined,
+            M::Constant => Interpolation::Constant,
+            M::Linear => Interpolation::Linear,
+            M::LinearCentroid => Interpolation::LinearCentroid,
+            M::LinearNoPerspective => Interpolation::LinearNoPerspective,
+            M::LinearNoPerspectiveCentroid => Interpolation::LinearNoPerspectiveCentroid,
+            M::LinearSample => Interpolation::LinearSample,
+            M::LinearNoPerspectiveSample => Interpolation::LinearNoPerspectiveSample,
+            M::Reserved(_) => return None,
         })
     }
 }
@@ -151,8 +153,8 @@ pub struct SamplerDecl {
     pub slot: u32,
     /// Space.
     pub space: u32,
-    /// Mode: 0 default, 1 comparison, 2 mono.
-    pub mode: u32,
+    /// Mode.
+    pub mode: SamplerMode,
 }
 
 /// What kind of SRV/UAV a declaration makes.
@@ -160,14 +162,16 @@ pub struct SamplerDecl {
 pub enum ResourceShape {
     /// A typed texture or buffer of the given `D3D10_SB_RESOURCE_DIMENSION`.
     Typed {
-        /// Resource dimension (1 buffer, 2 texture1d, 3 texture2d, 4 texture2dms, 5 texture3d,
-        /// 6 texturecube, 7 texture1darray, 8 texture2darray, 9 texture2dmsarray,
-        /// 10 texturecubearray, 11 raw buffer, 12 structured buffer).
+        /// Resource dimension, the value of the declaration's
+        /// [`ResourceDimension`](crate::sm4::decl::ResourceDimension) (1 buffer, 2 texture1d,
+        /// 3 texture2d, 4 texture2dms, 5 texture3d, 6 texturecube, 7 texture1darray,
+        /// 8 texture2darray, 9 texture2dmsarray, 10 texturecubearray).
         dim: u32,
-        /// Return type per component (1 unorm, 2 snorm, 3 sint, 4 uint, 5 float, 6 mixed,
-        /// 7 double, 8 continued, 9 unused).
+        /// Return type per component, the values of the declaration's
+        /// [`ReturnType`](crate::sm4::decl::ReturnType)s (1 unorm, 2 snorm, 3 sint, 4 uint,
+        /// 5 float, 6 mixed, 7 double, 8 continued, 9 unused).
         ret: [u8; 4],
-        /// Sample count for multisampled textures.
+        /// Sample count for multisampled textures (0 for UAVs).
         samples: u32,
     },
     /// Raw (byte-address) buffer.
@@ -194,9 +198,8 @@ pub struct ResourceDecl {
     pub shape: ResourceShape,
     /// UAV (true) or SRV.
     pub uav: bool,
-    /// The declaration's control bits (opcode token bits 11–23): bit 5 globally coherent, bit 6
-    /// rasterizer ordered, bit 12 hidden counter (structured UAVs).
-    pub flags: u32,
+    /// UAV flags (globally coherent, rasterizer ordered, hidden counter); none for SRVs.
+    pub flags: UavFlags,
 }
 
 /// An indexable temp (`x#[n]`) declaration.
@@ -238,7 +241,7 @@ pub struct Module<'p> {
     /// Byte offset of the container's program chunk (for diagnostics).
     pub program_offset: usize,
     /// `dcl_globalFlags`.
-    pub global_flags: u32,
+    pub global_flags: GlobalFlags,
     /// The `SFI0` feature flags (`D3D_SHADER_REQUIRES_*`); 0 when the chunk is absent.
     pub feature_flags: u64,
     /// Number of temp registers (`dcl_temps`).

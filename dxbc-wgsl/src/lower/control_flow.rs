@@ -187,7 +187,7 @@ impl Cx<'_, '_> {
                 barrier |= naga::Barrier::TEXTURE;
             }
         }
-        if c & 0b1000 != 0 && self.m.resources.iter().any(|r| r.uav && r.flags & (1 << 5) != 0) {
+        if c & 0b1000 != 0 && self.m.resources.iter().any(|r| r.uav && r.flags.globally_coherent) {
             return Err(refuse_at(
                 self,
                 i,

@@ -304,7 +304,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     }
     // forceEarlyDepthStencil is observable only through UAV writes or a depth output (D3D then
     // tests depth before the shader runs); WGSL cannot ask for early tests.
-    if m.global_flags & (1 << 2) != 0
+    if m.global_flags.force_early_depth_stencil()
         && (m.resources.iter().any(|r| r.uav) || m.outputs.iter().any(|o| o.operand.ty != OperandType::Output))
     {
         let at = m.program.instructions.iter().position(|ins| ins.opcode == Opcode::DCL_GLOBAL_FLAGS).unwrap_or(0);

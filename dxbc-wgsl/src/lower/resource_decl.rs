@@ -238,7 +238,7 @@ impl Cx<'_, '_> {
                     format!("s{} is used for both comparison and ordinary sampling; WebGPU sampler types differ", s.id),
                 ));
             }
-            let comparison = uses_cmp || (s.mode == 1 && !uses_plain);
+            let comparison = uses_cmp || (s.mode == crate::sm4::decl::SamplerMode::Comparison && !uses_plain);
             let ty = self
                 .module
                 .types
@@ -443,7 +443,7 @@ impl Cx<'_, '_> {
             }
             _ => None,
         };
-        if r.uav && r.flags & (1 << 12) != 0 {
+        if r.uav && r.flags.order_preserving_counter {
             return Err(refuse_decl(
                 m,
                 r.at,

@@ -3,6 +3,7 @@
 //! Every length and count is checked against the words that remain before anything is
 //! allocated from it; errors name the byte offset from the start of the container.
 
+use super::decl::{CustomData, DeclTokens, Declaration, ResourceDimension, ReturnType};
 use super::opcodes::{Form, Opcode};
 use super::operand::{ComponentSelect, Immediates, Index, Indices, Modifier, Operand, OperandType};
 use super::{ShaderStage, ShaderVersion};
@@ -18,16 +19,6 @@ pub struct Program {
     pub instructions: Vec<Instruction>,
 }
 
-/// `customdata` contents.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CustomData {
-    /// Class (0 comment, 1 debug info, 2 opaque, 3 immediate constant buffer, 4 shader message,
-    /// 5 dx9 clip-plane constant mappings).
-    pub class: u32,
-    /// Payload words.
-    pub data: Vec<u32>,
-}
-
 /// One decoded instruction or declaration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Instruction {
@@ -37,7 +28,9 @@ pub struct Instruction {
     pub offset: usize,
     /// Length in 32-bit words.
     pub length: u32,
-    /// Opcode-specific control bits 11–23 of the opcode token (raw; see the accessors).
+    /// Opcode-specific control bits 11–23 of the opcode token, as read. A declaration's are
+    /// decoded into [`Instruction::decl`]; an instruction's are its `_sat`, test, `precise` and
+    /// opcode-specific flags (`sync`, `resinfo`, `sampleinfo`).
     pub control: u32,
     /// `_sat` (bit 13 on arithmetic instructions).
     pub saturate: bool,
@@ -48,23 +41,29 @@ pub struct Instruction {
     /// Immediate texel offsets `(u, v, w)` from an extended sample-controls token.
     pub texel_offset: Option<[i8; 3]>,
     /// Resource dimension from an extended token (and structure stride, bits 11–22).
-    pub ext_resource_dim: Option<(u8, u32)>,
+    pub ext_resource_dim: Option<(ResourceDimension, u32)>,
     /// Resource return types from an extended token (4 bits per component).
-    pub ext_return_type: Option<[u8; 4]>,
-    /// Operands: destinations first, then sources (per the opcode table).
+    pub ext_return_type: Option<[ReturnType; 4]>,
+    /// Operands of an instruction: destinations first, then sources (per the opcode table).
+    /// Empty for declarations: their operand is part of [`Instruction::decl`].
     pub operands: Vec<Operand>,
-    /// Return-type token of resource declarations (4 × 4 bits).
-    pub return_type: Option<[u8; 4]>,
-    /// Raw words a declaration carries after its operands (counts, strides, system values...).
+    /// Raw words an instruction carries besides its operands: `fcall`'s call-site index, an
+    /// unknown opcode's words, words past the last operand. Empty for declarations.
     pub values: Vec<u32>,
-    /// `customdata` contents.
-    pub custom: Option<CustomData>,
+    /// The declaration, decoded once into typed values: every declaration opcode (the opcode
+    /// table's `Form::Decl` and `Form::Raw` rows, and `customdata`) has one, other instructions
+    /// none.
+    pub decl: Option<Box<Declaration>>,
 }
 
 impl Instruction {
-    /// `_sat` is encoded in bit 13 (only meaningful on instructions with a float destination).
+    /// The number of destination operands (per the opcode table).
     pub fn dst_count(&self) -> usize {
         self.opcode.info().map(|i| i.dst.len()).unwrap_or(0)
+    }
+    /// The decoded declaration, for declaration opcodes.
+    pub fn declaration(&self) -> Option<&Declaration> {
+        self.decl.as_deref()
     }
 }
 
@@ -185,9 +184,8 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
         ext_resource_dim: None,
         ext_return_type: None,
         operands: Vec::new(),
-        return_type: None,
         values: Vec::new(),
-        custom: None,
+        decl: None,
     };
     if opcode == Opcode::CUSTOMDATA {
         let len = r.next(end_of_program, "customdata length")? as usize;
@@ -199,7 +197,8 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
             ));
         }
         ins.length = len as u32;
-        ins.custom = Some(CustomData { class: token >> 11, data: r.words.collect(start + 2, start + len) });
+        let custom = CustomData { class: token >> 11, data: r.words.collect(start + 2, start + len) };
+        ins.decl = Some(Box::new(Declaration::CustomData(custom)));
         r.pos = start + len;
         return Ok(ins);
     }
@@ -240,10 +239,9 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
                 let s = |shift: u32| (((ext >> shift) & 0xf) as i8) << 4 >> 4;
                 ins.texel_offset = Some([s(9), s(13), s(17)]);
             }
-            2 => ins.ext_resource_dim = Some((((ext >> 6) & 0x1f) as u8, (ext >> 11) & 0xfff)),
+            2 => ins.ext_resource_dim = Some((ResourceDimension::from_raw((ext >> 6) & 0x1f), (ext >> 11) & 0xfff)),
             3 => {
-                let c = |i: u32| ((ext >> (6 + 4 * i)) & 0xf) as u8;
-                ins.ext_return_type = Some([c(0), c(1), c(2), c(3)]);
+                ins.ext_return_type = Some(std::array::from_fn(|i| ReturnType::from_raw((ext >> (6 + 4 * i)) & 0xf)));
             }
             other => {
                 return Err(ReadError::malformed(
@@ -263,28 +261,46 @@ fn decode_instruction(r: &mut Reader<'_>, version: &ShaderVersion) -> ReadResult
             }
         }
         Form::Decl { operands, ret, dwords, dwords51 } => {
-            ins.operands.reserve(operands as usize);
+            let mut ops = Vec::with_capacity(operands as usize);
             for _ in 0..operands {
-                push_operand(&mut ins.operands, r, end)?;
+                push_operand(&mut ops, r, end)?;
             }
-            if ret {
-                let t = r.next(end, "resource return type token")?;
-                let c = |i: u32| ((t >> (4 * i)) & 0xf) as u8;
-                ins.return_type = Some([c(0), c(1), c(2), c(3)]);
-            }
+            let return_type = if ret { Some(r.next(end, "resource return type token")?) } else { None };
+            let words_at = r.offset_of(r.pos);
             let n = dwords as usize + if version.is_sm51() { dwords51 as usize } else { 0 };
-            ins.values.reserve(n.min(end - r.pos));
+            let mut words = Vec::with_capacity(n.min(end - r.pos));
             for _ in 0..n {
-                ins.values.push(r.next(end, "declaration value")?);
+                words.push(r.next(end, "declaration value")?);
             }
+            let tokens = DeclTokens {
+                opcode,
+                control: ins.control,
+                sm51: version.is_sm51(),
+                offset,
+                operands: ops,
+                return_type,
+                words,
+                words_at,
+            };
+            ins.decl = Some(Box::new(Declaration::decode(tokens)?));
         }
         Form::InterfaceCall => {
             ins.values.push(r.next(end, "fcall call-site index")?);
             push_operand(&mut ins.operands, r, end)?;
         }
         Form::Raw | Form::CustomData => {
-            ins.values = r.words.collect(r.pos, end);
+            let tokens = DeclTokens {
+                opcode,
+                control: ins.control,
+                sm51: version.is_sm51(),
+                offset,
+                operands: Vec::new(),
+                return_type: None,
+                words: r.words.collect(r.pos, end),
+                words_at: r.offset_of(r.pos),
+            };
             r.pos = end;
+            ins.decl = Some(Box::new(Declaration::decode(tokens)?));
         }
     }
     if r.pos < end && info.form == Form::Inst {

@@ -5,13 +5,17 @@
 //!   decoder, the disassembler and the IR builder all read it.
 //! - [`operand`]: operand tokens (register types, indices, component selection, modifiers).
 //! - [`decode`]: the decoder, from a `SHDR`/`SHEX` chunk to a [`Program`].
+//! - [`decl`]: declarations decoded once into typed values ([`Declaration`]), which the IR
+//!   builder and the disassembler read instead of the token bits.
 //! - [`disasm`]: fxc-syntax disassembler.
 
+pub mod decl;
 pub mod decode;
 pub mod disasm;
 pub mod opcodes;
 pub mod operand;
 
+pub use decl::{CustomData, Declaration};
 pub use decode::{decode_program, Instruction, Program};
 pub use opcodes::{OpInfo, Opcode};
 pub use operand::{ComponentSelect, Index, Modifier, Operand, OperandType};
