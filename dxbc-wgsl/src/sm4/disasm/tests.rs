@@ -1,4 +1,4 @@
-//! The disassembler's own cases (the corpus cases are in `tests/tests/disasm_fxc.rs`).
+//! The disassembler's own cases (the corpus cases are in `tests/disasm/fxc.rs`).
 
 use super::operand::{float_text, int_text, untyped_text};
 use super::*;
