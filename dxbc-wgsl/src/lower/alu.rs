@@ -51,8 +51,8 @@ impl Cx<'_, '_> {
                 continue;
             }
             let nn = dl.len();
-            let a = self.read(i, &ops[2], &dl, U)?;
-            let b = self.read(i, &ops[3], &dl, U)?;
+            let a = self.src(i, 2, &dl)?;
+            let b = self.src(i, 3, &dl)?;
             let q = self.b.bin(binop, a, b);
             let z = self.b.u32(0);
             let z = self.b.splat(z, nn);
@@ -72,16 +72,16 @@ impl Cx<'_, '_> {
         // dst0 = high 32 bits of the 64-bit product, dst1 = low 32 bits.
         // Both results are computed before either is written (a destination may alias a
         // source).
-        let signed = ins.opcode == Opcode::IMUL;
-        let kind = if signed { I } else { U };
+        let kind = self.operand_kind(i, 2);
+        let signed = kind == I;
         let mut results = Vec::new();
         for d in [1usize, 0] {
             let dl = mask_lanes(ops[d].select.mask());
             if ops[d].ty == OperandType::Null || dl.is_empty() {
                 continue;
             }
-            let a = self.read(i, &ops[2], &dl, kind)?;
-            let b = self.read(i, &ops[3], &dl, kind)?;
+            let a = self.src(i, 2, &dl)?;
+            let b = self.src(i, 3, &dl)?;
             let v = if d == 1 {
                 self.b.bin(B::Multiply, a, b)
             } else {
@@ -109,7 +109,7 @@ impl Cx<'_, '_> {
             if ops[d].ty == OperandType::Null || dl.is_empty() {
                 continue;
             }
-            let a = self.read(i, &ops[2], &dl, F)?;
+            let a = self.src(i, 2, &dl)?;
             let v = self.b.math(fun, &[a]);
             let v = if sat { self.saturate(v, dl.len()) } else { v };
             results.push((d, dl, v, F));
@@ -174,10 +174,10 @@ impl Cx<'_, '_> {
         let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
-        let kind = if ins.opcode == Opcode::UBFE { U } else { I };
-        let w = self.read(i, &ops[1], lanes, U)?;
-        let o = self.read(i, &ops[2], lanes, U)?;
-        let x = self.read(i, &ops[3], lanes, kind)?;
+        let kind = self.operand_kind(i, 0);
+        let w = self.src(i, 1, lanes)?;
+        let o = self.src(i, 2, lanes)?;
+        let x = self.src(i, 3, lanes)?;
         let m31 = self.b.u32(31);
         let m31 = self.b.splat(m31, n);
         let w = self.b.bin(B::And, w, m31);
@@ -202,10 +202,10 @@ impl Cx<'_, '_> {
         let lanes = &lanes[..];
         let ins = self.m.ins(i);
         let ops = &ins.operands;
-        let w = self.read(i, &ops[1], lanes, U)?;
-        let o = self.read(i, &ops[2], lanes, U)?;
-        let ins_bits = self.read(i, &ops[3], lanes, U)?;
-        let base = self.read(i, &ops[4], lanes, U)?;
+        let w = self.src(i, 1, lanes)?;
+        let o = self.src(i, 2, lanes)?;
+        let ins_bits = self.src(i, 3, lanes)?;
+        let base = self.src(i, 4, lanes)?;
         let m31 = self.b.u32(31);
         let m31 = self.b.splat(m31, n);
         let w = self.b.bin(B::And, w, m31);
@@ -274,8 +274,8 @@ impl Cx<'_, '_> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let dl = mask_lanes(ops[0].select.mask());
-        let a = self.read(i, &ops[2], &dl, U)?;
-        let b = self.read(i, &ops[3], &dl, U)?;
+        let a = self.src(i, 2, &dl)?;
+        let b = self.src(i, 3, &dl)?;
         let nn = dl.len();
         let (r, carry) = if ins.opcode == Opcode::UADDC {
             let r = self.b.bin(B::Add, a, b);
