@@ -263,7 +263,9 @@ impl GpuValidator {
     /// Opens a device on an adapter: `adapter` is an index or a (case-insensitive) part of a
     /// name from [`adapters`]; `None` takes `WGPU_ADAPTER_NAME` when set, else the first Vulkan
     /// adapter, else the first adapter. `WGPU_BACKEND` limits the backends searched. The device
-    /// has WebGPU's default limits and, of `clip-distances`, `primitive-index` and
+    /// has WebGPU's default limits raised toward D3D's as far as the adapter allows (compute
+    /// invocations, workgroup size and storage, constant buffers per stage: what the generated
+    /// `required_limits()` asks for) and, of `clip-distances`, `primitive-index` and
     /// `depth-clip-control`, the features the adapter has.
     ///
     /// # Errors
