@@ -26,7 +26,7 @@ pub enum ReadError {
         found: [u8; 4],
     },
     /// The stored checksum differs from the one computed over the container.
-    #[error("checksum mismatch: the container header says {stored}, the contents hash to {computed} (a knowingly patched blob is read with `--no-verify-checksum`, `verify_checksum = false` under an effect file's `[effect]`, or `ReadOptions { verify_checksum: false }`)")]
+    #[error("checksum mismatch: the container header says {stored}, the contents hash to {computed} (a knowingly patched blob is read with `--no-verify-checksum`, `verify_checksum = false` under an effect file's `[effect]`, or `ReadOptions {{ verify_checksum: false }}`)")]
     Checksum {
         /// Stored checksum, as 32 hex digits.
         stored: String,
