@@ -288,6 +288,12 @@ impl TranslateOptions {
             self.typed_buffer_formats.retain(|(s, _)| *s != at);
             self.typed_buffer_formats.push((at, b));
         } else if let Some(n) = reg.strip_prefix('u') {
+            if f == TexelFormat::Bgra8Unorm {
+                return Err(format!(
+                    "`{format}`: WebGPU allows a bgra8unorm storage texture only with the optional \
+                     `bgra8unorm-storage` feature; bind an rgba8unorm view and swizzle instead"
+                ));
+            }
             let at = ViewRegister { register: number(n)?, space };
             self.typed_uav_formats.retain(|(s, _)| *s != at);
             self.typed_uav_formats.push((at, f));
@@ -579,6 +585,23 @@ pub fn translate_shader(shader: &Shader<'_>, options: &TranslateOptions) -> Resu
     ir::validate(&module).map_err(|e| TranslateError::Internal(format!("IR validation: {e}")))?;
     let lowered = lower::lower(&module, options)?;
     emit::finish(lowered)
+}
+
+#[cfg(test)]
+mod view_format_tests {
+    use super::*;
+
+    /// `u#=bgra8unorm` is refused as effect files refuse it (WebGPU needs an optional feature
+    /// for bgra8unorm storage textures); `rgba8unorm` is accepted.
+    #[test]
+    fn bgra8unorm_uav_is_refused() {
+        let mut o = TranslateOptions::default();
+        let e = o.set_view_format("u0=bgra8unorm").unwrap_err();
+        assert!(e.contains("bgra8unorm-storage"), "{e}");
+        assert!(o.typed_uav_formats.is_empty());
+        o.set_view_format("u0=rgba8unorm").unwrap();
+        assert_eq!(o.typed_uav_formats, [(ViewRegister::new(0), TexelFormat::Rgba8Unorm)]);
+    }
 }
 
 #[cfg(test)]
