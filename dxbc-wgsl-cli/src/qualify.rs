@@ -180,6 +180,8 @@ enum Load {
 }
 
 struct Input {
+    /// The file (what two inputs are compared by: names that are not UTF-8 can show alike).
+    path: PathBuf,
     /// The file as shown in the report.
     display: String,
     symbol: Option<String>,
@@ -262,6 +264,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
         let display = path.display().to_string();
         match kind {
             FileKind::Blob => inputs.push(Input {
+                path: path.clone(),
                 display,
                 symbol: None,
                 load: Load::File(path),
@@ -270,6 +273,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
             }),
             FileKind::Header => match std::fs::read(&path) {
                 Err(e) => inputs.push(Input {
+                    path: path.clone(),
                     display,
                     symbol: None,
                     load: Load::Error(format!("cannot read: {e}")),
@@ -280,6 +284,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                     let Ok(text) = String::from_utf8(bytes) else {
                         // Not a text header: a blob with a header's extension, or binary junk.
                         inputs.push(Input {
+                            path: path.clone(),
                             display,
                             symbol: None,
                             load: Load::File(path),
@@ -290,6 +295,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                     };
                     match dxbc_wgsl::header::parse_header(&text) {
                         Err(e) => inputs.push(Input {
+                            path: path.clone(),
                             display,
                             symbol: None,
                             load: Load::Error(e.to_string()),
@@ -298,6 +304,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                         }),
                         Ok(blobs) if blobs.is_empty() => empty_headers += 1,
                         Ok(blobs) => inputs.extend(blobs.into_iter().map(|b| Input {
+                            path: path.clone(),
                             display: display.clone(),
                             symbol: Some(b.symbol),
                             load: Load::Bytes(b.bytes),
@@ -310,6 +317,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
             FileKind::Effect => match effect_inputs(&path) {
                 Ok(refs) => effect_refs.extend(refs),
                 Err(e) => inputs.push(Input {
+                    path: path.clone(),
                     display,
                     symbol: None,
                     load: Load::Error(e),
@@ -320,13 +328,14 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
         }
     }
     for r in effect_refs {
-        let display = lexical_clean(&r.path).display().to_string();
+        let path = lexical_clean(&r.path);
+        let display = path.display().to_string();
         let load = match compile::read_shader(&r) {
             Ok(bytes) => Load::Bytes(bytes),
             Err(e) => Load::Error(e.to_string()),
         };
         let verify_checksum = verify_checksum && r.verify_checksum;
-        inputs.push(Input { display, symbol: r.symbol, load, view_formats: r.view_formats, verify_checksum });
+        inputs.push(Input { path, display, symbol: r.symbol, load, view_formats: r.view_formats, verify_checksum });
     }
 
     // One record per (file, symbol, view formats, checksum check): the first occurrence (walked
@@ -334,7 +343,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
     // another translation of the same file).
     let mut seen = BTreeSet::new();
     inputs.retain(|i| {
-        let key = std::fs::canonicalize(&i.display).unwrap_or_else(|_| PathBuf::from(&i.display));
+        let key = std::fs::canonicalize(&i.path).unwrap_or_else(|_| i.path.clone());
         seen.insert((key, i.symbol.clone(), i.view_formats.clone(), i.verify_checksum))
     });
     inputs.sort_by(|a, b| (&a.display, &a.symbol).cmp(&(&b.display, &b.symbol)));
@@ -739,6 +748,7 @@ mod tests {
         )
         .unwrap();
         let input = Input {
+            path: "vs.dxbc".into(),
             display: "vs.dxbc".into(),
             symbol: None,
             load: Load::Bytes(vs.clone()),
