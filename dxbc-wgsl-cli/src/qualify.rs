@@ -271,7 +271,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                 view_formats: Vec::new(),
                 verify_checksum,
             }),
-            FileKind::Header => match std::fs::read(&path) {
+            FileKind::Header => match compile::read_limited(&path, compile::MAX_INPUT_BYTES) {
                 Err(e) => inputs.push(Input {
                     path: path.clone(),
                     display,
@@ -406,7 +406,8 @@ fn translate_default(bytes: &[u8], options: &TranslateOptions) -> Result<dxbc_wg
 fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: TranslateFn) -> Outcome {
     let path = input.label();
     let bytes = match &input.load {
-        Load::File(p) => match std::fs::read(p) {
+        // Bounded: a named `/dev/zero` (or a huge file) would otherwise be read without end.
+        Load::File(p) => match compile::read_limited(p, compile::MAX_INPUT_BYTES) {
             Ok(b) => b,
             Err(e) => {
                 return Outcome {

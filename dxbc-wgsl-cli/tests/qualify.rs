@@ -319,3 +319,24 @@ fn files_whose_names_show_alike_are_two_records() {
     let stages: Vec<&str> = json["records"].as_array().unwrap().iter().map(|r| r["stage"].as_str().unwrap()).collect();
     assert_eq!(stages, ["vertex", "pixel"]);
 }
+
+/// A device that never ends, named as a shader or linked to as an effect file or a header, is
+/// a failed input, read up to the inputs' limit: it was read until memory ran out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_device_that_never_ends_is_a_failed_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (effect, header) = (dir.path().join("zero.effect.toml"), dir.path().join("zero.h"));
+    std::os::unix::fs::symlink("/dev/zero", &effect).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &header).unwrap();
+    for path in ["/dev/zero", effect.to_str().unwrap(), header.to_str().unwrap()] {
+        let out = run(&["qualify", "--no-progress", path]);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stdout(&out));
+        assert!(stdout(&out).contains("more than 268435456 bytes"), "{path}: {}", stdout(&out));
+        assert!(stdout(&out).ends_with("failed: 1\n"), "{path}: {}", stdout(&out));
+    }
+    let out = run(&["effect", effect.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read effect file: more than 268435456 bytes"), "{err}");
+}
