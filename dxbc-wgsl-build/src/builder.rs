@@ -376,9 +376,12 @@ impl Translator for CachingTranslator {
 /// Writes `bytes` to `path` through a temporary file in the same directory and a rename, so a
 /// reader never sees half a file.
 ///
-/// A path that names something other than a regular file (`/dev/null`, `/dev/stdout`, a FIFO)
-/// is written in place: renaming over it would replace the device with a file. A symbolic link
-/// is followed, so the link stays and its target is replaced atomically.
+/// A path that names something other than a regular file (`/dev/null`, a FIFO), or an open
+/// file through /proc (`/dev/stdout`, `/dev/fd/N`, whatever they refer to), is written in place:
+/// renaming over it would replace the device with a file, or the shell's redirection target with
+/// another. A symbolic link is followed, so the link stays and its target is replaced
+/// atomically (or created). An existing file the process may not write (read-only) is an error,
+/// as with [`std::fs::write`].
 ///
 /// On Unix a new file gets mode 0666 less the umask (as with [`std::fs::write`]); a replaced
 /// file keeps its mode.
@@ -391,19 +394,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// one: fine for outputs that are regenerated anyway (`dxbc-wgsl watch`, where the flush costs
 /// milliseconds per file).
 pub fn write_atomic_with(path: &Path, bytes: &[u8], sync: bool) -> std::io::Result<()> {
-    if let Ok(meta) = std::fs::metadata(path) {
-        if !meta.is_file() && !meta.is_dir() {
+    // Something other than a regular file (`/dev/null`, a FIFO), or a file the process has open
+    // named through /proc (`/dev/stdout`, `/dev/fd/N`: a renamed file would replace the shell's
+    // redirection target, whose descriptor would then write to a deleted file), is written in
+    // place; the process's own standard output and error through their descriptors, so that
+    // the bytes land where the shell's redirection (`>`, `>>`, a pipe) puts them.
+    let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    match open_file_named(path) {
+        Some(OpenFile::Stdout) => return write_flushed(&mut std::io::stdout().lock(), bytes),
+        Some(OpenFile::Stderr) => return write_flushed(&mut std::io::stderr().lock(), bytes),
+        Some(OpenFile::Other) => {
+            let mut f = std::fs::OpenOptions::new().write(true).truncate(!special).open(path)?;
+            return f.write_all(bytes);
+        }
+        None if special => {
             let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
             return f.write_all(bytes);
         }
+        None => {}
     }
-    let resolved;
-    let path = if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
-        resolved = std::fs::canonicalize(path)?;
-        resolved.as_path()
-    } else {
-        path
-    };
+    // A symbolic link is followed to the file it names (which need not exist yet).
+    let resolved = resolve_links(path)?;
+    let path = resolved.as_path();
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        // A file this process may not write (read-only, another user's) is refused, as
+        // `std::fs::write` refuses it, not replaced by the rename. Opening it changes nothing.
+        std::fs::OpenOptions::new().write(true).open(path)?;
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -435,6 +452,62 @@ pub fn write_atomic_with(path: &Path, bytes: &[u8], sync: bool) -> std::io::Resu
     }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// `path` with its symbolic links followed, as far as they lead (the last target need not
+/// exist: writing creates it, as `std::fs::write` does).
+fn resolve_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    // As many links as Linux follows (`ELOOP` after 40).
+    for _ in 0..40 {
+        if !std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Ok(p);
+        }
+        let target = std::fs::read_link(&p)?;
+        p = match p.parent() {
+            Some(dir) => dir.join(target),
+            None => target,
+        };
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// An open file [`open_file_named`] finds.
+enum OpenFile {
+    /// This process's standard output.
+    Stdout,
+    /// This process's standard error.
+    Stderr,
+    /// Another open file (another descriptor, or another process's).
+    Other,
+}
+
+/// The open file `path` names when it is, or links to, an entry of a folder of open files
+/// (`/proc/<pid>/fd/N`, `/dev/fd/N`), as `/dev/stdout` and `/dev/stderr` are.
+fn open_file_named(path: &Path) -> Option<OpenFile> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        if !std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink()) {
+            return None;
+        }
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let dir = std::fs::canonicalize(dir).ok()?;
+        if dir.starts_with("/proc") || dir.starts_with("/dev/fd") {
+            let own = dir == Path::new(&format!("/proc/{}/fd", std::process::id())) || dir == Path::new("/dev/fd");
+            return Some(match p.file_name().and_then(|n| n.to_str()) {
+                Some("1") if own => OpenFile::Stdout,
+                Some("2") if own => OpenFile::Stderr,
+                _ => OpenFile::Other,
+            });
+        }
+        p = dir.join(std::fs::read_link(&p).ok()?);
+    }
+    None
+}
+
+fn write_flushed(w: &mut impl std::io::Write, bytes: &[u8]) -> std::io::Result<()> {
+    w.write_all(bytes)?;
+    w.flush()
 }
 
 /// Writes atomically unless the file already holds `bytes`; returns whether it wrote.
@@ -486,6 +559,59 @@ mod write_atomic_tests {
         written.expect("write");
         let mode = std::fs::metadata(&file).expect("metadata").permissions().mode() & 0o777;
         assert_eq!(mode, 0o644, "got {mode:o}");
+    }
+
+    /// A file the process has open, named through /proc (as `/dev/stdout` names the shell's
+    /// redirection target), is written in place: renaming a new file over it left the descriptor
+    /// on the deleted old file, so what the shell wrote after was lost.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn write_atomic_writes_an_open_file_named_through_proc_in_place() {
+        use std::io::{Read as _, Seek as _, Write as _};
+        use std::os::fd::AsRawFd as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("redirected.txt");
+        let mut f =
+            std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&file).expect("open");
+        f.write_all(b"stale").expect("write");
+        let through_proc = std::path::PathBuf::from(format!("/proc/self/fd/{}", f.as_raw_fd()));
+        write_atomic(&through_proc, b"new").expect("write through /proc");
+        let mut seen = String::new();
+        f.rewind().expect("rewind");
+        f.read_to_string(&mut seen).expect("read");
+        assert_eq!(seen, "new", "the open descriptor no longer names the file");
+        assert_eq!(std::fs::read(&file).expect("read"), b"new");
+        assert_eq!(std::fs::read_dir(dir.path()).expect("read_dir").count(), 1, "a file was left beside it");
+    }
+
+    /// A link to a file that does not exist yet creates it (as `std::fs::write` does); the
+    /// link stays.
+    #[test]
+    fn write_atomic_creates_a_dangling_links_target() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let link = dir.path().join("link.wgsl");
+        std::os::unix::fs::symlink("target.wgsl", &link).expect("symlink");
+        write_atomic(&link, b"new").expect("write");
+        assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
+        assert_eq!(std::fs::read(dir.path().join("target.wgsl")).expect("read"), b"new");
+    }
+
+    /// A read-only file is not replaced: the write fails as `std::fs::write` fails.
+    #[test]
+    fn write_atomic_refuses_a_read_only_file() {
+        use std::os::unix::fs::PermissionsExt;
+        // SAFETY: geteuid only reads the process's effective user id.
+        if unsafe { libc::geteuid() } == 0 {
+            eprintln!("skipped: root may write read-only files");
+            return;
+        }
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("kept.wgsl");
+        std::fs::write(&file, b"old").expect("write");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let e = write_atomic(&file, b"new").expect_err("a read-only file was replaced");
+        assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}");
+        assert_eq!(std::fs::read(&file).expect("read"), b"old");
     }
 
     /// A file that is replaced keeps its mode.

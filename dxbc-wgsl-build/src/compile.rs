@@ -202,6 +202,31 @@ pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions)
     StageInfo::from_translation(&t).ok_or(ShaderError::Stage(t.stage))
 }
 
+/// The most bytes a shader input (or an effect file) may hold: real ones hold kilobytes.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads `path`, at most `limit` bytes: a longer file, or a device or pipe that does not end
+/// (`/dev/zero`), is an error ([`std::io::ErrorKind::FileTooLarge`]) instead of an allocation
+/// without bound. Pipes and process substitutions (`<(...)`) are read like files.
+///
+/// # Errors
+/// What opening or reading `path` gives, or `FileTooLarge`.
+pub fn read_limited(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let too_large = || std::io::Error::new(std::io::ErrorKind::FileTooLarge, format!("more than {limit} bytes"));
+    let file = std::fs::File::open(path)?;
+    // A regular file says its size: no need to read past the limit to know.
+    if file.metadata().is_ok_and(|m| m.is_file() && m.len() > limit) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// Reads a shader input: a raw container (`.dxbc`, `.cso`, anything starting with `DXBC`), or an
 /// fxc `/Fh` header selected by symbol.
 ///
@@ -210,7 +235,7 @@ pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions)
 /// file cannot be used.
 pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, ShaderError> {
     // Only regular files, and not without bound: `/dev/zero` or a symlink to it would never end.
-    const MAX_INPUT: u64 = 256 << 20;
+    const MAX_INPUT: u64 = MAX_INPUT_BYTES;
     if let Ok(meta) = std::fs::metadata(&shader.path) {
         if !meta.is_file() {
             return Err(ShaderError::Input(format!("{} is not a regular file", shader.path.display())));
@@ -1319,5 +1344,27 @@ mod tests {
         assert_eq!(const_name("BasicEffect", "BasicEffect_VSBasicTx.dxbc"), "VS_BASIC_TX");
         assert_eq!(const_name("BasicEffect", "shaders.h:g_VSMain"), "G_VS_MAIN");
         assert_eq!(const_name("X", "X.dxbc"), "X");
+    }
+}
+
+#[cfg(all(test, unix))]
+mod read_limited_tests {
+    use super::read_limited;
+    use std::path::Path;
+
+    /// A device that never ends (named, or through a link, as an effect file or a shader can be)
+    /// is read up to the limit, not without bound; a file larger than the limit is refused by
+    /// its size; a file within it is read whole.
+    #[test]
+    fn reads_stop_at_the_limit() {
+        let e = read_limited(Path::new("/dev/zero"), 1 << 20).expect_err("/dev/zero was read to its end");
+        assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge, "{e}");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("big.dxbc");
+        std::fs::File::create(&file).expect("create").set_len(1 << 40).expect("a sparse 1 TiB file");
+        let e = read_limited(&file, 1 << 20).expect_err("a file past the limit was read");
+        assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge, "{e}");
+        std::fs::write(&file, b"DXBC").expect("write");
+        assert_eq!(read_limited(&file, 4).expect("read"), b"DXBC");
     }
 }

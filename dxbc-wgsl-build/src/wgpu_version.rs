@@ -11,6 +11,9 @@ use serde::Deserialize;
 /// The major version of wgpu the generated code is written for: it compiles against wgpu 30.x.
 pub const WGPU_MAJOR: u64 = 30;
 
+/// The largest `Cargo.lock` read.
+const MAX_LOCK_BYTES: u64 = 64 << 20;
+
 #[derive(Deserialize)]
 struct Lock {
     #[serde(default)]
@@ -43,9 +46,9 @@ pub fn check_from_env() -> Result<(), String> {
 /// `manifest_dir` depends on a wgpu 30.x ([`WGPU_MAJOR`]), as the `Cargo.lock` found in
 /// `manifest_dir` or the nearest folder above it records.
 ///
-/// Says nothing (`Ok`) when there is no `Cargo.lock`, it cannot be read, it does not list the
-/// package, or the package depends on no `wgpu`; also when one of several wgpu it depends on is
-/// 30.x.
+/// Says nothing (`Ok`) when there is no `Cargo.lock`, it cannot be read (or is larger than
+/// 64 MiB), it does not list the package, or the package depends on no `wgpu`; also when one of
+/// several wgpu it depends on is 30.x.
 ///
 /// # Errors
 /// `generated code needs wgpu 30.x; this crate resolves wgpu X.Y.Z (...)`, naming the lock file.
@@ -53,7 +56,10 @@ pub fn check(manifest_dir: &Path, name: &str, version: Option<&str>) -> Result<(
     let Some(lock_path) = find_lock(manifest_dir) else {
         return Ok(());
     };
-    let Ok(text) = std::fs::read_to_string(&lock_path) else {
+    // Real lock files hold a few megabytes; parsing takes about twenty times a file's size in
+    // memory (inside rustc, for `include_effect!`), so a larger one is not read.
+    let read = crate::compile::read_limited(&lock_path, MAX_LOCK_BYTES);
+    let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
         return Ok(());
     };
     let Ok(lock) = toml::from_str::<Lock>(&text) else {
@@ -177,6 +183,17 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
         assert_eq!(check(&member, "someone-else", None), Ok(()));
         assert_eq!(check(&member, "user", Some("0.2.0")), Ok(()));
         let (_root, member) = workspace("this is not [toml");
+        assert_eq!(check(&member, "user", None), Ok(()));
+    }
+
+    /// A lock file past the limit is not read (parsing one of 168 MB of packages took 3.4 GB and
+    /// 7 s): the same lock, padded past it with a comment, says nothing.
+    #[test]
+    fn a_huge_lock_file_is_not_read() {
+        let (root, member) = workspace(WGPU_29);
+        assert!(check(&member, "user", None).is_err());
+        let padded = format!("{WGPU_29}#{}\n", "x".repeat(MAX_LOCK_BYTES as usize));
+        std::fs::write(root.path().join("Cargo.lock"), padded).unwrap();
         assert_eq!(check(&member, "user", None), Ok(()));
     }
 

@@ -180,6 +180,8 @@ enum Load {
 }
 
 struct Input {
+    /// The file (what two inputs are compared by: names that are not UTF-8 can show alike).
+    path: PathBuf,
     /// The file as shown in the report.
     display: String,
     symbol: Option<String>,
@@ -262,14 +264,16 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
         let display = path.display().to_string();
         match kind {
             FileKind::Blob => inputs.push(Input {
+                path: path.clone(),
                 display,
                 symbol: None,
                 load: Load::File(path),
                 view_formats: Vec::new(),
                 verify_checksum,
             }),
-            FileKind::Header => match std::fs::read(&path) {
+            FileKind::Header => match compile::read_limited(&path, compile::MAX_INPUT_BYTES) {
                 Err(e) => inputs.push(Input {
+                    path: path.clone(),
                     display,
                     symbol: None,
                     load: Load::Error(format!("cannot read: {e}")),
@@ -280,6 +284,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                     let Ok(text) = String::from_utf8(bytes) else {
                         // Not a text header: a blob with a header's extension, or binary junk.
                         inputs.push(Input {
+                            path: path.clone(),
                             display,
                             symbol: None,
                             load: Load::File(path),
@@ -290,6 +295,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                     };
                     match dxbc_wgsl::header::parse_header(&text) {
                         Err(e) => inputs.push(Input {
+                            path: path.clone(),
                             display,
                             symbol: None,
                             load: Load::Error(e.to_string()),
@@ -298,6 +304,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
                         }),
                         Ok(blobs) if blobs.is_empty() => empty_headers += 1,
                         Ok(blobs) => inputs.extend(blobs.into_iter().map(|b| Input {
+                            path: path.clone(),
                             display: display.clone(),
                             symbol: Some(b.symbol),
                             load: Load::Bytes(b.bytes),
@@ -310,6 +317,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
             FileKind::Effect => match effect_inputs(&path) {
                 Ok(refs) => effect_refs.extend(refs),
                 Err(e) => inputs.push(Input {
+                    path: path.clone(),
                     display,
                     symbol: None,
                     load: Load::Error(e),
@@ -320,13 +328,14 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
         }
     }
     for r in effect_refs {
-        let display = lexical_clean(&r.path).display().to_string();
+        let path = lexical_clean(&r.path);
+        let display = path.display().to_string();
         let load = match compile::read_shader(&r) {
             Ok(bytes) => Load::Bytes(bytes),
             Err(e) => Load::Error(e.to_string()),
         };
         let verify_checksum = verify_checksum && r.verify_checksum;
-        inputs.push(Input { display, symbol: r.symbol, load, view_formats: r.view_formats, verify_checksum });
+        inputs.push(Input { path, display, symbol: r.symbol, load, view_formats: r.view_formats, verify_checksum });
     }
 
     // One record per (file, symbol, view formats, checksum check): the first occurrence (walked
@@ -334,7 +343,7 @@ fn discover(paths: &[PathBuf], verify_checksum: bool) -> anyhow::Result<(Vec<Inp
     // another translation of the same file).
     let mut seen = BTreeSet::new();
     inputs.retain(|i| {
-        let key = std::fs::canonicalize(&i.display).unwrap_or_else(|_| PathBuf::from(&i.display));
+        let key = std::fs::canonicalize(&i.path).unwrap_or_else(|_| i.path.clone());
         seen.insert((key, i.symbol.clone(), i.view_formats.clone(), i.verify_checksum))
     });
     inputs.sort_by(|a, b| (&a.display, &a.symbol).cmp(&(&b.display, &b.symbol)));
@@ -397,7 +406,8 @@ fn translate_default(bytes: &[u8], options: &TranslateOptions) -> Result<dxbc_wg
 fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: TranslateFn) -> Outcome {
     let path = input.label();
     let bytes = match &input.load {
-        Load::File(p) => match std::fs::read(p) {
+        // Bounded: a named `/dev/zero` (or a huge file) would otherwise be read without end.
+        Load::File(p) => match compile::read_limited(p, compile::MAX_INPUT_BYTES) {
             Ok(b) => b,
             Err(e) => {
                 return Outcome {
@@ -739,6 +749,7 @@ mod tests {
         )
         .unwrap();
         let input = Input {
+            path: "vs.dxbc".into(),
             display: "vs.dxbc".into(),
             symbol: None,
             load: Load::Bytes(vs.clone()),

@@ -213,3 +213,26 @@ fn no_verify_checksum_reads_a_patched_blob() {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     assert!(String::from_utf8_lossy(&r.stdout).contains("4 permutations, 6 distinct shaders"));
 }
+
+/// `-o /dev/stdout` writes through the process's standard output, wherever the shell sends it:
+/// into a redirected file between what the shell writes before and after (the output was
+/// renamed over the redirection target, so the shell's later writes went to a deleted file and
+/// `>>` replaced the whole file), and appended with `>>`.
+#[cfg(target_os = "linux")]
+#[test]
+fn translate_to_dev_stdout_writes_through_the_redirection() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.txt");
+    let bin = env!("CARGO_BIN_EXE_dxbc-wgsl");
+    let vs = blob("BasicEffect_VSBasic.dxbc");
+    let sh = |script: &str| {
+        let r = Command::new("sh").arg("-c").arg(script).arg("sh").arg(bin).arg(&vs).arg(&file).output().unwrap();
+        assert!(r.status.success(), "{script}: {}", String::from_utf8_lossy(&r.stderr));
+        std::fs::read_to_string(&file).unwrap()
+    };
+    let text = sh(r#"{ echo BEFORE; "$1" translate "$2" -o /dev/stdout; echo AFTER; } > "$3""#);
+    assert!(text.starts_with("BEFORE\n") && text.ends_with("}\nAFTER\n"), "{text}");
+    assert!(text.contains("@vertex"), "{text}");
+    let appended = sh(r#""$1" translate "$2" -o /dev/stdout >> "$3""#);
+    assert!(appended.starts_with(&text) && appended.len() > text.len(), "{appended}");
+}

@@ -298,3 +298,45 @@ fn no_verify_checksum_qualifies_a_patched_blob() {
     assert!(r.status.success(), "{out}");
     assert_eq!(out.lines().last(), Some("qualified: 2, unsupported: 0, failed: 0"), "{out}");
 }
+
+/// Two files whose names are not UTF-8 and differ only there (both shown as `a\u{fffd}.dxbc`)
+/// are two records. Inputs were deduplicated by the name as shown, so one was silently dropped.
+#[cfg(target_os = "linux")]
+#[test]
+fn files_whose_names_show_alike_are_two_records() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let shaders = directxtk().join("BasicEffect");
+    for (byte, shader) in [(0xfe, "BasicEffect_VSBasic.dxbc"), (0xff, "BasicEffect_PSBasic.dxbc")] {
+        let name = [b'a', byte, b'.', b'd', b'x', b'b', b'c'];
+        std::fs::copy(shaders.join(shader), dir.path().join(std::ffi::OsStr::from_bytes(&name))).unwrap();
+    }
+    let report = dir.path().join("report.json");
+    let out = run(&["qualify", "--no-progress", "--json", report.to_str().unwrap(), dir.path().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).ends_with("qualified: 2, unsupported: 0, failed: 0\n"), "{}", stdout(&out));
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let stages: Vec<&str> = json["records"].as_array().unwrap().iter().map(|r| r["stage"].as_str().unwrap()).collect();
+    assert_eq!(stages, ["vertex", "pixel"]);
+}
+
+/// A device that never ends, named as a shader or linked to as an effect file or a header, is
+/// a failed input, read up to the inputs' limit: it was read until memory ran out.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_device_that_never_ends_is_a_failed_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (effect, header) = (dir.path().join("zero.effect.toml"), dir.path().join("zero.h"));
+    std::os::unix::fs::symlink("/dev/zero", &effect).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &header).unwrap();
+    for path in ["/dev/zero", effect.to_str().unwrap(), header.to_str().unwrap()] {
+        let out = run(&["qualify", "--no-progress", path]);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stdout(&out));
+        assert!(stdout(&out).contains("more than 268435456 bytes"), "{path}: {}", stdout(&out));
+        assert!(stdout(&out).ends_with("failed: 1\n"), "{path}: {}", stdout(&out));
+    }
+    let out = run(&["effect", effect.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot read effect file: more than 268435456 bytes"), "{err}");
+}

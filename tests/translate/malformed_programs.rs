@@ -43,3 +43,94 @@ fn each_malformed_program_is_refused_with_its_reason() {
         assert!(instruction.is_some(), "{file}: the refusal names no instruction");
     }
 }
+
+/// The refusal of a program assembled here: (reason id, instruction index, detail).
+fn refusal_of(blob: &[u8]) -> (String, Option<usize>, String) {
+    match translate(blob, &TranslateOptions::default()) {
+        Err(TranslateError::Unsupported(r)) => (r.reason.id().to_string(), r.instruction, r.detail),
+        Err(other) => panic!("expected a refusal, got {other}"),
+        Ok(t) => panic!("expected a refusal, got WGSL:\n{}", t.wgsl),
+    }
+}
+
+/// A second depth output (`oDepth`, `oDepthGE`, `oDepthLE` in any mix), `oMask` or `vCoverage`
+/// (found by adversarial testing) is refused at its declaration. Before, each became a second
+/// `frag_depth`/`sample_mask` builtin, which naga rejects: `failed`.
+#[test]
+fn a_second_depth_mask_or_coverage_declaration_is_refused() {
+    use dxbc_wgsl_tests::asm::{ins, pixel_shader_with, DCL_INPUT, DCL_OUTPUT};
+    // A one-component operand of the register type, no index: `oDepth`, `vCoverage`, ...
+    let decl = |opcode: u32, ty: u32| ins(opcode, &[vec![1 | (ty << 12)]]);
+    let (depth, mask, depth_ge, depth_le, coverage) = (12, 15, 38, 39, 35);
+    let cases = [
+        ("oDepth twice", decl(DCL_OUTPUT, depth), decl(DCL_OUTPUT, depth)),
+        ("oDepthGE twice", decl(DCL_OUTPUT, depth_ge), decl(DCL_OUTPUT, depth_ge)),
+        ("oDepth and oDepthLE", decl(DCL_OUTPUT, depth), decl(DCL_OUTPUT, depth_le)),
+        ("oMask twice", decl(DCL_OUTPUT, mask), decl(DCL_OUTPUT, mask)),
+        ("vCoverage twice", decl(DCL_INPUT, coverage), decl(DCL_INPUT, coverage)),
+    ];
+    for (what, first, second) in cases {
+        // ps_5_0: the two declarations, then `dcl_output o0.xyzw`, `dcl_temps 1`, `ret`.
+        let blob = pixel_shader_with(0x50, &[first, second], &[], 1, &[], false);
+        let (reason, instruction, detail) = refusal_of(&blob);
+        assert_eq!(reason, "declaration_unsupported", "{what}: {detail}");
+        assert_eq!(instruction, Some(1), "{what}: {detail}");
+        assert!(detail.contains("second") || detail.contains("twice"), "{what}: {detail}");
+    }
+    // One of each is fine.
+    let blob = pixel_shader_with(
+        0x50,
+        &[decl(DCL_OUTPUT, depth), decl(DCL_OUTPUT, mask), decl(DCL_INPUT, coverage)],
+        &[],
+        1,
+        &[],
+        false,
+    );
+    if let Err(e) = translate(&blob, &TranslateOptions::default()) {
+        panic!("oDepth, oMask and vCoverage once each: {e}");
+    }
+}
+
+/// Declarations a program has once — `dcl_temps`, one `dcl_indexableTemp` per x#, the
+/// immediate constant buffer — declared twice (found by adversarial testing) are refused at the
+/// second. Before, the last one won: a smaller second `dcl_temps` after instructions that use
+/// the registers broke the IR's invariant (an internal error in debug builds, such as build
+/// scripts), and a second x# or immediate constant buffer silently replaced the first.
+#[test]
+fn a_second_temps_indexable_temp_or_immediate_constant_buffer_is_refused() {
+    use dxbc_wgsl_tests::asm::{dst, imm, ins, pixel_shader_with, DCL_TEMPS, MOV, TEMP};
+    const DCL_INDEXABLE_TEMP: u32 = 105;
+    let icb = |rows: u32| {
+        let mut d = vec![53 | (3 << 11), 2 + 4 * rows];
+        d.extend((0..4 * rows).map(|w| w + 1));
+        d
+    };
+    let cases = [
+        // dcl_temps 4; mov r3.x, l(1, 1, 1, 1); then the helper's dcl_output o0 and dcl_temps 1.
+        (
+            "dcl_temps",
+            vec![ins(DCL_TEMPS, &[vec![4]]), ins(MOV, &[dst(TEMP, 3, "x"), imm([1; 4])])],
+            3,
+            "dcl_temps declared twice",
+        ),
+        (
+            "dcl_indexableTemp x0",
+            vec![ins(DCL_INDEXABLE_TEMP, &[vec![0, 8, 4]]), ins(DCL_INDEXABLE_TEMP, &[vec![0, 2, 4]])],
+            1,
+            "x0 declared twice",
+        ),
+        ("immediate constant buffer", vec![icb(2), icb(1)], 1, "second immediate constant buffer"),
+    ];
+    for (what, decls, at, detail) in cases {
+        let blob = pixel_shader_with(0x40, &decls, &[], 1, &[], false);
+        let (got_reason, instruction, got_detail) = refusal_of(&blob);
+        assert_eq!(got_reason, "declaration_unsupported", "{what}: {got_detail}");
+        assert_eq!(instruction, Some(at), "{what}: {got_detail}");
+        assert!(got_detail.contains(detail), "{what}: `{got_detail}` does not mention `{detail}`");
+    }
+    // Two x# registers and one immediate constant buffer are fine.
+    let decls = [ins(DCL_INDEXABLE_TEMP, &[vec![0, 8, 4]]), ins(DCL_INDEXABLE_TEMP, &[vec![1, 2, 4]]), icb(2)];
+    if let Err(e) = translate(&pixel_shader_with(0x40, &decls, &[], 1, &[], false), &TranslateOptions::default()) {
+        panic!("x0, x1 and one immediate constant buffer: {e}");
+    }
+}

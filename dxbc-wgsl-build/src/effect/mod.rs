@@ -407,9 +407,12 @@ impl Effect {
     /// [`Diagnostics`] with file:line:column for every problem found (reading stops at the first
     /// structural error).
     pub fn load(path: &Path) -> Result<Effect, Diagnostics> {
-        let source = std::fs::read_to_string(path).map_err(|e| {
+        let cannot = |e: &dyn std::fmt::Display| {
             Diagnostic::file(path, format!("cannot read effect file: {e}")).with_kind(DiagnosticKind::Syntax)
-        })?;
+        };
+        // Bounded: `/dev/zero`, or a link to it, would never end.
+        let bytes = crate::compile::read_limited(path, crate::compile::MAX_INPUT_BYTES).map_err(|e| cannot(&e))?;
+        let source = String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))?;
         Self::parse(path, source)
     }
 

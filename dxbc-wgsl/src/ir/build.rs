@@ -416,6 +416,12 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         // D3D11.3 limits a shader to 4096 temp registers, r# and x# together (every allocation
         // these counts size is bounded by it).
         &Declaration::Temps(count) => {
+            // One `dcl_temps` per program (hull-shader phases, which have one each, are refused
+            // before): a second, smaller one would leave the registers earlier instructions
+            // use undeclared.
+            if m.program.instructions[..i].iter().any(|x| x.opcode == Opcode::DCL_TEMPS) {
+                return Err(unsupported("dcl_temps declared twice"));
+            }
             if count > MAX_TEMP_REGISTERS {
                 return Err(unsupported("dcl_temps past D3D's 4096 temp registers"));
             }
@@ -425,6 +431,11 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             let total: u64 = m.indexable_temps.iter().map(|x| u64::from(x.size)).sum::<u64>() + u64::from(size);
             if total > u64::from(MAX_TEMP_REGISTERS) || register > MAX_TEMP_REGISTERS || components > 4 {
                 return Err(unsupported("indexable temps past D3D's 4096 temp registers"));
+            }
+            // One declaration per x# register: a second would make the first's array dead, and
+            // the instructions between them read and write another array than they name.
+            if m.indexable_temps.iter().any(|x| x.register == register) {
+                return Err(unsupported(&format!("x{register} declared twice")));
             }
             m.indexable_temps.push(IndexableTemp { register, size, components })
         }
@@ -516,6 +527,9 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                     ins,
                     "an immediate constant buffer past D3D's 4096 elements",
                 ));
+            }
+            if m.icb.is_some() {
+                return Err(unsupported("a second immediate constant buffer"));
             }
             m.icb = Some(c.data.chunks_exact(4).map(|r| [r[0], r[1], r[2], r[3]]).collect());
         }

@@ -354,6 +354,15 @@ impl Cx<'_, '_> {
         }
         match (stage, d.operand.ty) {
             (ShaderStage::Pixel, OperandType::InputCoverageMask) => {
+                if self.coverage_in.is_some() {
+                    // A second `sample_mask` argument, which WGSL forbids.
+                    return Err(refuse_decl(
+                        m,
+                        d.at,
+                        RefusalReason::DeclarationUnsupported,
+                        "vCoverage declared twice",
+                    ));
+                }
                 let ty = self.ty(ScalarKind::Uint, 1);
                 let idx = self.b.f.arguments.len() as u32;
                 self.b.f.arguments.push(FunctionArgument {

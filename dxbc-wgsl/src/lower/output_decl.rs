@@ -291,6 +291,21 @@ impl Cx<'_, '_> {
                 ))
             }
         };
+        // One depth output (`oDepth`, `oDepthGE` or `oDepthLE`) and one `oMask`: a second
+        // would be a second `frag_depth`/`sample_mask` member, which WGSL forbids.
+        let declared = if builtin == BuiltIn::FragDepth { self.depth_out } else { self.mask_out };
+        if declared.is_some() {
+            return Err(refuse_decl(
+                m,
+                d.at,
+                RefusalReason::DeclarationUnsupported,
+                format!(
+                    "{:?}: a second {} output",
+                    d.operand.ty,
+                    if builtin == BuiltIn::FragDepth { "depth" } else { "coverage-mask" }
+                ),
+            ));
+        }
         let ty = self.ty(kind, 1);
         let zero = self.b.expr(Expression::ZeroValue(ty));
         let lv = self
