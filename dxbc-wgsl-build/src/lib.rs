@@ -32,6 +32,7 @@ pub mod codegen;
 pub mod compile;
 pub mod diag;
 pub mod effect;
+pub mod input;
 pub mod plan;
 pub mod reflect;
 pub mod stage;

@@ -58,7 +58,7 @@ pub fn check(manifest_dir: &Path, name: &str, version: Option<&str>) -> Result<(
     };
     // Real lock files hold a few megabytes; parsing takes about twenty times a file's size in
     // memory (inside rustc, for `include_effect!`), so a larger one is not read.
-    let read = crate::compile::read_limited(&lock_path, MAX_LOCK_BYTES);
+    let read = crate::input::read_limited(&lock_path, MAX_LOCK_BYTES);
     let Some(text) = read.ok().and_then(|bytes| String::from_utf8(bytes).ok()) else {
         return Ok(());
     };

@@ -411,7 +411,7 @@ impl Effect {
             Diagnostic::file(path, format!("cannot read effect file: {e}")).with_kind(DiagnosticKind::Syntax)
         };
         // Bounded: `/dev/zero`, or a link to it, would never end.
-        let bytes = crate::compile::read_limited(path, crate::compile::MAX_INPUT_BYTES).map_err(|e| cannot(&e))?;
+        let bytes = crate::input::read_limited(path, crate::input::MAX_INPUT_BYTES).map_err(|e| cannot(&e))?;
         let source = String::from_utf8(bytes).map_err(|_| cannot(&"stream did not contain valid UTF-8"))?;
         Self::parse(path, source)
     }
