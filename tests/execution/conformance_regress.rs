@@ -200,3 +200,23 @@ fn position_w_is_clip_w_not_its_reciprocal() {
     .expect("draw");
     assert_eq!(f32::from_bits(got[0]), 2.0, "SV_Position.w");
 }
+
+/// `udiv` by an immediate with a zero lane (found by adversarial testing): D3D gives 0xFFFFFFFF
+/// in both results where the divisor is 0. The WGSL divided a register by the constant `0u`,
+/// which naga rejects ("Division by zero"): the shader was `failed`.
+#[test]
+fn udiv_by_an_immediate_zero_gives_all_ones() {
+    let Some(dev) = device("udiv_by_an_immediate_zero_gives_all_ones") else { return };
+    const UDIV: u32 = 78;
+    // udiv r0.xy, r1.xy, cb0[0].xyxx, l(3, 0, 0, 0)
+    // mov o0.xy, r0.xyxx
+    // mov o0.zw, r1.xxxy
+    let body = [
+        ins(UDIV, &[dst(TEMP, 0, "xy"), dst(TEMP, 1, "xy"), cb(0, 0, "xyxx"), imm([3, 0, 0, 0])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xy"), src(TEMP, 0, "xyxx")]),
+        ins(MOV, &[dst(OUTPUT, 0, "zw"), src(TEMP, 1, "xxxy")]),
+    ];
+    let blob = pixel_shader(1, 2, &body, true);
+    let got = run_pixel_shader(&dev, &blob, &[7, 9, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(got, [2, u32::MAX, 1, u32::MAX], "(7 / 3, 9 / 0, 7 % 3, 9 % 0)");
+}

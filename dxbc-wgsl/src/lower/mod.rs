@@ -230,7 +230,7 @@ fn naga_stage(s: ShaderStage) -> naga::ShaderStage {
 /// two factors of a `mad` are — WGSL compilers evaluate it at shader creation and reject it where
 /// D3D gives an infinity or a NaN (`log l(0)`, `div l(1), l(0)`, `mul l(1e38), l(1e38)`), and naga
 /// rejects integer division by a constant zero outright. Moves and resource accesses (never
-/// constant-evaluated) are left alone.
+/// constant-evaluated) are left alone. So is a `udiv` by an immediate zero ([`zero_divisor`]).
 pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
     if ins.opcode.is_declaration() || matches!(ins.opcode, Opcode::MOV | Opcode::MOVC | Opcode::SWAPC) {
         return false;
@@ -252,7 +252,20 @@ pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
         && srcs.len() == 3
         && imm(&srcs[0])
         && imm(&srcs[1]);
-    all || mad_factors
+    all || mad_factors || zero_divisor(ins)
+}
+
+/// `udiv q, r, x, l(..., 0, ...)`: a constant zero divisor in a lane a destination writes makes
+/// naga reject the division, even of a register (D3D defines it: 0xFFFFFFFF, which the lowering
+/// selects).
+fn zero_divisor(ins: &crate::sm4::Instruction) -> bool {
+    let [q, r, _, divisor] = &ins.operands[..] else { return false };
+    if ins.opcode != Opcode::UDIV || divisor.ty != OperandType::Immediate32 || divisor.imm.is_empty() {
+        return false;
+    }
+    let written = [q, r].iter().filter(|d| d.ty != OperandType::Null).fold(0, |m, d| m | d.select.mask());
+    let swizzle = divisor.select.swizzle();
+    (0..4).filter(|l| written & (1 << l) != 0).any(|l| divisor.imm[swizzle[l] as usize % divisor.imm.len()] == 0)
 }
 
 /// Lowers an IR module to a naga module.
