@@ -220,3 +220,41 @@ fn udiv_by_an_immediate_zero_gives_all_ones() {
     let got = run_pixel_shader(&dev, &blob, &[7, 9, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
     assert_eq!(got, [2, u32::MAX, 1, u32::MAX], "(7 / 3, 9 / 0, 7 % 3, 9 % 0)");
 }
+
+/// Tint's verdict on the translation of `blob` (its first message when it rejects it); `None`
+/// when `DXBC_WGSL_SKIP_TINT` is set.
+fn tint_error(blob: &[u8]) -> Option<String> {
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
+        eprintln!("SKIPPED Tint: DXBC_WGSL_SKIP_TINT is set");
+        return None;
+    }
+    let wgsl = dxbc_wgsl::translate(blob, &Default::default()).expect("translates").wgsl;
+    let v = dxbc_wgsl_cli::tint::check(&[&wgsl])
+        .unwrap_or_else(|e| panic!("{e} (set DXBC_WGSL_SKIP_TINT=1 to skip explicitly)"));
+    (!v[0].ok).then(|| format!("{:?}\n{wgsl}", v[0].messages))
+}
+
+/// An `f32::MAX` immediate read as a float (HLSL's `FLT_MAX`, found by adversarial testing): naga
+/// writes it as its shortest decimal, `340282350000000000000000000000000000000f`, which lies past
+/// `f32::MAX`, and Tint rejects the literal ("value cannot be represented as 'f32'"): `failed`
+/// under `qualify --tint`. It is now `bitcast<f32>` of its bits, and keeps its value.
+#[test]
+fn f32_max_immediates_are_valid_wgsl_and_keep_their_value() {
+    const MIN: u32 = 51;
+    let max = f32::MAX.to_bits();
+    let neg_max = (-f32::MAX).to_bits();
+    // min r0.xy, cb0[0].xyxx, l(FLT_MAX, -FLT_MAX, 0, 0)
+    // mov o0.xyzw, r0.xyzw
+    let body = [
+        ins(MIN, &[dst(TEMP, 0, "xy"), cb(0, 0, "xyxx"), imm([max, neg_max, 0, 0])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    if let Some(e) = tint_error(&blob) {
+        panic!("Tint rejects the translation: {e}");
+    }
+    let Some(dev) = device("f32_max_immediates_are_valid_wgsl_and_keep_their_value") else { return };
+    let inf = f32::INFINITY.to_bits();
+    let got = run_pixel_shader(&dev, &blob, &[inf, 0, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(&got[..2], &[max, neg_max], "(min(inf, FLT_MAX), min(0, -FLT_MAX))");
+}
