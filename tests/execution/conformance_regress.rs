@@ -258,3 +258,33 @@ fn f32_max_immediates_are_valid_wgsl_and_keep_their_value() {
     let got = run_pixel_shader(&dev, &blob, &[inf, 0, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
     assert_eq!(&got[..2], &[max, neg_max], "(min(inf, FLT_MAX), min(0, -FLT_MAX))");
 }
+
+/// `ubfe`/`ibfe`/`bfi` with an immediate width and offset adding up past 32 (found by adversarial
+/// testing): Tint rejects `extractBits`/`insertBits` of constant offset and count past the width
+/// (`failed` under `qualify --tint`), though D3D defines them — the field ends at bit 31, as
+/// WGSL's run-time clamp gives. The immediates are now read at run time.
+#[test]
+fn bit_fields_past_bit_31_are_valid_wgsl_and_end_at_bit_31() {
+    const UBFE: u32 = 138;
+    const IBFE: u32 = 139;
+    const BFI: u32 = 140;
+    // ubfe r0.x, l(31), l(11), cb0[0].x     -> cb0[0].x >> 11 (the field ends at bit 31)
+    // ibfe r0.y, l(20), l(16), cb0[0].x     -> cb0[0].x >> 16, arithmetic
+    // bfi r0.z, l(8), l(28), cb0[0].y, l(0) -> the low 4 bits of cb0[0].y at bits 28-31
+    // mov r0.w, l(0)
+    let body = [
+        ins(UBFE, &[dst(TEMP, 0, "x"), imm([31; 4]), imm([11; 4]), cb(0, 0, "xxxx")]),
+        ins(IBFE, &[dst(TEMP, 0, "y"), imm([20; 4]), imm([16; 4]), cb(0, 0, "xxxx")]),
+        ins(BFI, &[dst(TEMP, 0, "z"), imm([8; 4]), imm([28; 4]), cb(0, 0, "yyyy"), imm([0; 4])]),
+        ins(MOV, &[dst(TEMP, 0, "w"), imm([0; 4])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    if let Some(e) = tint_error(&blob) {
+        panic!("Tint rejects the translation: {e}");
+    }
+    let Some(dev) = device("bit_fields_past_bit_31_are_valid_wgsl_and_end_at_bit_31") else { return };
+    let x = 0x8765_4321u32;
+    let got = run_pixel_shader(&dev, &blob, &[x, 0xab, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(got, [x >> 11, ((x as i32) >> 16) as u32, 0xb000_0000, 0]);
+}
