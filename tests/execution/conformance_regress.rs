@@ -288,3 +288,32 @@ fn bit_fields_past_bit_31_are_valid_wgsl_and_end_at_bit_31() {
     let got = run_pixel_shader(&dev, &blob, &[x, 0xab, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
     assert_eq!(got, [x >> 11, ((x as i32) >> 16) as u32, 0xb000_0000, 0]);
 }
+
+/// A register read past its array with an immediate index (`cb0[512]` of a one-register buffer,
+/// found by adversarial testing) reads 0, as D3D's out-of-bounds reads do. It was the constant
+/// `vec4<f32>()`, so `log`/`rcp` of it became the constant expressions `log2(0.0)` and
+/// `1.0 / 0.0`, which Tint rejects: `failed` under `qualify --tint`.
+#[test]
+fn reads_past_an_array_are_zero_and_not_constants() {
+    const LOG: u32 = 47;
+    const RCP: u32 = 129;
+    // log r0.x, cb0[512].x
+    // rcp r0.y, cb0[512].y
+    // add r0.z, cb0[512].z, cb0[0].x
+    // mov r0.w, cb0[0].y
+    // mov o0.xyzw, r0.xyzw
+    let body = [
+        ins(LOG, &[dst(TEMP, 0, "x"), cb(0, 512, "xxxx")]),
+        ins(RCP, &[dst(TEMP, 0, "y"), cb(0, 512, "yyyy")]),
+        ins(ADD, &[dst(TEMP, 0, "z"), cb(0, 512, "zzzz"), cb(0, 0, "xxxx")]),
+        ins(MOV, &[dst(TEMP, 0, "w"), cb(0, 0, "yyyy")]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    if let Some(e) = tint_error(&blob) {
+        panic!("Tint rejects the translation: {e}");
+    }
+    let Some(dev) = device("reads_past_an_array_are_zero_and_not_constants") else { return };
+    let got = run_pixel_shader(&dev, &blob, &[ONE_AND_HALF, 7, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(&got[2..], &[ONE_AND_HALF, 7], "(0 + 1.5, cb0[0].y)");
+}
