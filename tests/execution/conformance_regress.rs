@@ -200,3 +200,120 @@ fn position_w_is_clip_w_not_its_reciprocal() {
     .expect("draw");
     assert_eq!(f32::from_bits(got[0]), 2.0, "SV_Position.w");
 }
+
+/// `udiv` by an immediate with a zero lane (found by adversarial testing): D3D gives 0xFFFFFFFF
+/// in both results where the divisor is 0. The WGSL divided a register by the constant `0u`,
+/// which naga rejects ("Division by zero"): the shader was `failed`.
+#[test]
+fn udiv_by_an_immediate_zero_gives_all_ones() {
+    let Some(dev) = device("udiv_by_an_immediate_zero_gives_all_ones") else { return };
+    const UDIV: u32 = 78;
+    // udiv r0.xy, r1.xy, cb0[0].xyxx, l(3, 0, 0, 0)
+    // mov o0.xy, r0.xyxx
+    // mov o0.zw, r1.xxxy
+    let body = [
+        ins(UDIV, &[dst(TEMP, 0, "xy"), dst(TEMP, 1, "xy"), cb(0, 0, "xyxx"), imm([3, 0, 0, 0])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xy"), src(TEMP, 0, "xyxx")]),
+        ins(MOV, &[dst(OUTPUT, 0, "zw"), src(TEMP, 1, "xxxy")]),
+    ];
+    let blob = pixel_shader(1, 2, &body, true);
+    let got = run_pixel_shader(&dev, &blob, &[7, 9, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(got, [2, u32::MAX, 1, u32::MAX], "(7 / 3, 9 / 0, 7 % 3, 9 % 0)");
+}
+
+/// Tint's verdict on the translation of `blob` (its first message when it rejects it); `None`
+/// when `DXBC_WGSL_SKIP_TINT` is set.
+fn tint_error(blob: &[u8]) -> Option<String> {
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
+        eprintln!("SKIPPED Tint: DXBC_WGSL_SKIP_TINT is set");
+        return None;
+    }
+    let wgsl = dxbc_wgsl::translate(blob, &Default::default()).expect("translates").wgsl;
+    let v = dxbc_wgsl_cli::tint::check(&[&wgsl])
+        .unwrap_or_else(|e| panic!("{e} (set DXBC_WGSL_SKIP_TINT=1 to skip explicitly)"));
+    (!v[0].ok).then(|| format!("{:?}\n{wgsl}", v[0].messages))
+}
+
+/// An `f32::MAX` immediate read as a float (HLSL's `FLT_MAX`, found by adversarial testing): naga
+/// writes it as its shortest decimal, `340282350000000000000000000000000000000f`, which lies past
+/// `f32::MAX`, and Tint rejects the literal ("value cannot be represented as 'f32'"): `failed`
+/// under `qualify --tint`. It is now `bitcast<f32>` of its bits, and keeps its value.
+#[test]
+fn f32_max_immediates_are_valid_wgsl_and_keep_their_value() {
+    const MIN: u32 = 51;
+    let max = f32::MAX.to_bits();
+    let neg_max = (-f32::MAX).to_bits();
+    // min r0.xy, cb0[0].xyxx, l(FLT_MAX, -FLT_MAX, 0, 0)
+    // mov o0.xyzw, r0.xyzw
+    let body = [
+        ins(MIN, &[dst(TEMP, 0, "xy"), cb(0, 0, "xyxx"), imm([max, neg_max, 0, 0])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    if let Some(e) = tint_error(&blob) {
+        panic!("Tint rejects the translation: {e}");
+    }
+    let Some(dev) = device("f32_max_immediates_are_valid_wgsl_and_keep_their_value") else { return };
+    let inf = f32::INFINITY.to_bits();
+    let got = run_pixel_shader(&dev, &blob, &[inf, 0, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(&got[..2], &[max, neg_max], "(min(inf, FLT_MAX), min(0, -FLT_MAX))");
+}
+
+/// `ubfe`/`ibfe`/`bfi` with an immediate width and offset adding up past 32 (found by adversarial
+/// testing): Tint rejects `extractBits`/`insertBits` of constant offset and count past the width
+/// (`failed` under `qualify --tint`), though D3D defines them — the field ends at bit 31, as
+/// WGSL's run-time clamp gives. The immediates are now read at run time.
+#[test]
+fn bit_fields_past_bit_31_are_valid_wgsl_and_end_at_bit_31() {
+    const UBFE: u32 = 138;
+    const IBFE: u32 = 139;
+    const BFI: u32 = 140;
+    // ubfe r0.x, l(31), l(11), cb0[0].x     -> cb0[0].x >> 11 (the field ends at bit 31)
+    // ibfe r0.y, l(20), l(16), cb0[0].x     -> cb0[0].x >> 16, arithmetic
+    // bfi r0.z, l(8), l(28), cb0[0].y, l(0) -> the low 4 bits of cb0[0].y at bits 28-31
+    // mov r0.w, l(0)
+    let body = [
+        ins(UBFE, &[dst(TEMP, 0, "x"), imm([31; 4]), imm([11; 4]), cb(0, 0, "xxxx")]),
+        ins(IBFE, &[dst(TEMP, 0, "y"), imm([20; 4]), imm([16; 4]), cb(0, 0, "xxxx")]),
+        ins(BFI, &[dst(TEMP, 0, "z"), imm([8; 4]), imm([28; 4]), cb(0, 0, "yyyy"), imm([0; 4])]),
+        ins(MOV, &[dst(TEMP, 0, "w"), imm([0; 4])]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    if let Some(e) = tint_error(&blob) {
+        panic!("Tint rejects the translation: {e}");
+    }
+    let Some(dev) = device("bit_fields_past_bit_31_are_valid_wgsl_and_end_at_bit_31") else { return };
+    let x = 0x8765_4321u32;
+    let got = run_pixel_shader(&dev, &blob, &[x, 0xab, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(got, [x >> 11, ((x as i32) >> 16) as u32, 0xb000_0000, 0]);
+}
+
+/// A register read past its array with an immediate index (`cb0[512]` of a one-register buffer,
+/// found by adversarial testing) reads 0, as D3D's out-of-bounds reads do. It was the constant
+/// `vec4<f32>()`, so `log`/`rcp` of it became the constant expressions `log2(0.0)` and
+/// `1.0 / 0.0`, which Tint rejects: `failed` under `qualify --tint`.
+#[test]
+fn reads_past_an_array_are_zero_and_not_constants() {
+    const LOG: u32 = 47;
+    const RCP: u32 = 129;
+    // log r0.x, cb0[512].x
+    // rcp r0.y, cb0[512].y
+    // add r0.z, cb0[512].z, cb0[0].x
+    // mov r0.w, cb0[0].y
+    // mov o0.xyzw, r0.xyzw
+    let body = [
+        ins(LOG, &[dst(TEMP, 0, "x"), cb(0, 512, "xxxx")]),
+        ins(RCP, &[dst(TEMP, 0, "y"), cb(0, 512, "yyyy")]),
+        ins(ADD, &[dst(TEMP, 0, "z"), cb(0, 512, "zzzz"), cb(0, 0, "xxxx")]),
+        ins(MOV, &[dst(TEMP, 0, "w"), cb(0, 0, "yyyy")]),
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(TEMP, 0, "xyzw")]),
+    ];
+    let blob = pixel_shader(1, 1, &body, true);
+    if let Some(e) = tint_error(&blob) {
+        panic!("Tint rejects the translation: {e}");
+    }
+    let Some(dev) = device("reads_past_an_array_are_zero_and_not_constants") else { return };
+    let got = run_pixel_shader(&dev, &blob, &[ONE_AND_HALF, 7, 0, 0], wgpu::TextureFormat::Rgba32Uint).expect("draw");
+    assert_eq!(&got[2..], &[ONE_AND_HALF, 7], "(0 + 1.5, cb0[0].y)");
+}

@@ -134,3 +134,24 @@ fn a_second_temps_indexable_temp_or_immediate_constant_buffer_is_refused() {
         panic!("x0, x1 and one immediate constant buffer: {e}");
     }
 }
+
+/// A compute shader declaring an output (`dcl_output o0`) or an input register `v0` (found by
+/// adversarial testing) is refused: each became a `@location` return value or argument of the
+/// compute entry point, which naga accepts but WGSL forbids (Tint rejects it: `failed` under
+/// `qualify --tint`).
+#[test]
+fn compute_shader_inputs_and_outputs_are_refused() {
+    use dxbc_wgsl_tests::asm::{compute_shader, dst, ins, DCL_INPUT, DCL_OUTPUT, INPUT, OUTPUT};
+    let cases = [
+        ("dcl_output o0.xyzw", ins(DCL_OUTPUT, &[dst(OUTPUT, 0, "xyzw")]), "an output declaration"),
+        ("dcl_input v0.xyzw", ins(DCL_INPUT, &[dst(INPUT, 0, "xyzw")]), "an input register v#"),
+    ];
+    for (what, decl, detail) in cases {
+        // dcl_thread_group 1, 1, 1; the declaration; dcl_temps 1; ret
+        let blob = compute_shader([1, 1, 1], &[decl], 1, &[]);
+        let (reason, instruction, got_detail) = refusal_of(&blob);
+        assert_eq!(reason, "declaration_unsupported", "{what}: {got_detail}");
+        assert_eq!(instruction, Some(1), "{what}: {got_detail}");
+        assert!(got_detail.contains(detail), "{what}: `{got_detail}` does not mention `{detail}`");
+    }
+}

@@ -440,6 +440,11 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             m.indexable_temps.push(IndexableTemp { register, size, components })
         }
         Declaration::Input { register, interpolation, system_value } => {
+            // A compute shader's inputs are its thread IDs; a v# would be a `@location` argument
+            // of the compute entry point, which WGSL forbids.
+            if m.version.stage == ShaderStage::Compute && register.ty == OperandType::Input {
+                return Err(unsupported("an input register v# in a compute shader"));
+            }
             if register.reg() >= 32 {
                 return Err(unsupported(&format!("input register v{} beyond D3D's 32", register.reg())));
             }
@@ -460,6 +465,10 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             });
         }
         Declaration::Output { register, system_value } => {
+            // A compute shader has no outputs (WGSL's compute entry points return nothing).
+            if m.version.stage == ShaderStage::Compute {
+                return Err(unsupported("an output declaration in a compute shader"));
+            }
             if register.reg() >= 32 {
                 return Err(unsupported(&format!("output register o{} beyond D3D's 32", register.reg())));
             }

@@ -135,15 +135,17 @@ impl FnBuilder {
     pub fn f32(&mut self, v: f32) -> Handle<Expression> {
         self.expr(Expression::Literal(Literal::F32(v)))
     }
-    /// Literal of a kind from raw bits. Denormal floats are written as `bitcast<f32>(bits)`;
-    /// infinities and NaNs must not be constant expressions in WGSL (their evaluation is a
-    /// shader-creation error), so they are read through `nonfinite` — a module-scope
-    /// `var<private>` holding the bits — which the caller supplies for them.
+    /// Literal of a kind from raw bits. Denormal floats and ±`f32::MAX` are written as
+    /// `bitcast<f32>(bits)` (the shortest decimal of `f32::MAX`, `3.4028235e38`, which naga
+    /// writes, lies past it: Tint rejects the literal as not representable); infinities and
+    /// NaNs must not be constant expressions in WGSL (their evaluation is a shader-creation
+    /// error), so they are read through `nonfinite` — a module-scope `var<private>` holding the
+    /// bits — which the caller supplies for them.
     pub fn lit_bits(&mut self, kind: ScalarKind, bits: u32) -> Handle<Expression> {
         match kind {
             ScalarKind::Float => {
                 let v = f32::from_bits(bits);
-                if v.is_finite() && (v == 0.0 || v.is_normal()) {
+                if v.is_finite() && (v == 0.0 || v.is_normal()) && v.abs() != f32::MAX {
                     self.f32(v)
                 } else if v.is_finite() {
                     let u = self.u32(bits);

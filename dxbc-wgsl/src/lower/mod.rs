@@ -230,7 +230,8 @@ fn naga_stage(s: ShaderStage) -> naga::ShaderStage {
 /// two factors of a `mad` are — WGSL compilers evaluate it at shader creation and reject it where
 /// D3D gives an infinity or a NaN (`log l(0)`, `div l(1), l(0)`, `mul l(1e38), l(1e38)`), and naga
 /// rejects integer division by a constant zero outright. Moves and resource accesses (never
-/// constant-evaluated) are left alone.
+/// constant-evaluated) are left alone. Some immediates are read at run time beside registers
+/// too ([`immediates_rejected_as_constants`]).
 pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
     if ins.opcode.is_declaration() || matches!(ins.opcode, Opcode::MOV | Opcode::MOVC | Opcode::SWAPC) {
         return false;
@@ -252,7 +253,30 @@ pub(crate) fn runtime_immediates(ins: &crate::sm4::Instruction) -> bool {
         && srcs.len() == 3
         && imm(&srcs[0])
         && imm(&srcs[1]);
-    all || mad_factors
+    all || mad_factors || immediates_rejected_as_constants(ins)
+}
+
+/// Immediates of a form WGSL compilers reject as constants even beside registers:
+/// `udiv q, r, x, l(0)` (naga rejects a division by a constant zero; D3D defines it as
+/// 0xFFFFFFFF, which the lowering selects), and a `ubfe`/`ibfe`/`bfi` whose immediate width
+/// and offset (each taken modulo 32) add up past 32 (Tint rejects `extractBits`/`insertBits` of
+/// constant offset and count past the width; at run time WGSL clamps the count as D3D does).
+/// Only the lanes a destination writes count.
+fn immediates_rejected_as_constants(ins: &crate::sm4::Instruction) -> bool {
+    let imm = |o: &crate::sm4::Operand| o.ty == OperandType::Immediate32 && !o.imm.is_empty();
+    // The immediate's value in destination lane `l`.
+    let lane = |o: &crate::sm4::Operand, l: usize| o.imm[o.select.swizzle()[l] as usize % o.imm.len()];
+    let written = |dsts: &[&crate::sm4::Operand]| {
+        let mask = dsts.iter().filter(|d| d.ty != OperandType::Null).fold(0, |m, d| m | d.select.mask());
+        (0..4).filter(move |l| mask & (1 << l) != 0)
+    };
+    match (ins.opcode, &ins.operands[..]) {
+        (Opcode::UDIV, [q, r, _, divisor]) if imm(divisor) => written(&[q, r]).any(|l| lane(divisor, l) == 0),
+        (Opcode::UBFE | Opcode::IBFE | Opcode::BFI, [d, width, offset, ..]) if imm(width) && imm(offset) => {
+            written(&[d]).any(|l| (lane(width, l) & 31) + (lane(offset, l) & 31) > 32)
+        }
+        _ => false,
+    }
 }
 
 /// Lowers an IR module to a naga module.

@@ -196,18 +196,22 @@ impl Cx<'_, '_> {
     }
 
     /// Bounds-checked element of an array pointer: `select(zero, arr[min(i, n-1)], i < n)`.
+    ///
+    /// An immediate index past the end reads 0 (as D3D's out-of-bounds reads do) through the
+    /// same selection: a constant zero would make the instruction reading it a constant
+    /// expression, which WGSL compilers evaluate and may reject (`log2(0.0)`, `1.0 / 0.0`).
     fn guarded_element(&mut self, i: usize, arr: E, n: u32, idx: &Index, elem_kind: ScalarKind) -> R<E> {
         match idx {
             Index::Imm(v) if *v < n => {
                 let p = self.b.expr(Expression::AccessIndex { base: arr, index: *v });
                 Ok(self.b.load(p))
             }
-            Index::Imm(_) | Index::Imm64(_) => {
-                let ty = self.ty(elem_kind, 4);
-                Ok(self.b.expr(Expression::ZeroValue(ty)))
-            }
-            Index::Relative { .. } => {
-                let ix = self.index(i, idx)?;
+            Index::Imm(_) | Index::Imm64(_) | Index::Relative { .. } => {
+                let ix = match idx {
+                    Index::Imm(v) => self.b.u32(*v),
+                    Index::Imm64(v) => self.b.u32(u32::try_from(*v).unwrap_or(u32::MAX)),
+                    Index::Relative { .. } => self.index(i, idx)?,
+                };
                 let last = self.b.u32(n - 1);
                 let clamped = self.b.math(M::Min, &[ix, last]);
                 let p = self.b.expr(Expression::Access { base: arr, index: clamped });
@@ -287,28 +291,7 @@ impl Cx<'_, '_> {
                     refuse_at(self, i, RefusalReason::OperandUnsupported, "icb without dcl_immediateConstantBuffer")
                 })?;
                 let idx = op.indices.first().cloned().unwrap_or(Index::Imm(0));
-                let v = match idx {
-                    Index::Imm(v) if v < n => {
-                        let p = self.b.expr(Expression::AccessIndex { base: arr, index: v });
-                        self.b.load(p)
-                    }
-                    Index::Imm(_) | Index::Imm64(_) => {
-                        let ty = self.ty(st.kind(), 4);
-                        self.b.expr(Expression::ZeroValue(ty))
-                    }
-                    Index::Relative { .. } => {
-                        let ix = self.index(i, &idx)?;
-                        let last = self.b.u32(n - 1);
-                        let clamped = self.b.math(M::Min, &[ix, last]);
-                        let p = self.b.expr(Expression::Access { base: arr, index: clamped });
-                        let val = self.b.load(p);
-                        let nn = self.b.u32(n);
-                        let inb = self.b.bin(B::Less, ix, nn);
-                        let ty = self.ty(st.kind(), 4);
-                        let zero = self.b.expr(Expression::ZeroValue(ty));
-                        self.b.select(inb, val, zero)
-                    }
-                };
+                let v = self.guarded_element(i, arr, n, &idx, st.kind())?;
                 Ok((v, st.kind(), false))
             }
             OperandType::IndexableTemp => {
