@@ -53,5 +53,6 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
         workgroup_storage_bytes: l.workgroup_storage_bytes,
         derivative_uniformity_off: l.derivative_uniformity_off,
         required_features,
+        geometry: l.geometry,
     })
 }

@@ -20,6 +20,7 @@ pub mod classify;
 pub mod container;
 pub mod emit;
 pub mod error;
+pub mod geometry;
 pub mod header;
 pub mod info;
 pub mod ir;
@@ -61,6 +62,24 @@ pub struct TranslateOptions {
     /// pixel shader). Registers not listed use perspective-correct centre interpolation (flat for
     /// integers). Take them from the pixel shader's [`Translation::inputs`].
     pub vertex_output_interpolation: Vec<(u32, Interpolation)>,
+    /// How a vertex shader runs: as the pipeline's vertex stage, or as compute in front of a
+    /// geometry shader ([`geometry`]).
+    pub vertex_stage: VertexStage,
+    /// The pixel shader draws a geometry shader's output: SV_PrimitiveID is the value the
+    /// geometry shader wrote (a flat `@location` of its register, as the generated pass-through
+    /// vertex shader passes it on) instead of WebGPU's `primitive_index`.
+    pub behind_geometry: bool,
+}
+
+/// How a vertex shader is translated ([`TranslateOptions::vertex_stage`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub enum VertexStage {
+    /// The render pipeline's vertex stage: inputs are vertex attributes.
+    #[default]
+    Render,
+    /// A compute shader in front of a geometry shader: inputs pulled from vertex buffers, outputs
+    /// written as vertex records ([`geometry::VertexPulling`]).
+    Compute(geometry::VertexPulling),
 }
 
 /// The register a view is bound at: `t3` is `ViewRegister::new(3)`; SM5.1's
@@ -564,6 +583,9 @@ pub struct Translation {
     /// SV_ClipDistance outputs, [`WebGpuFeature::PrimitiveIndex`] for SV_PrimitiveID), in
     /// [`WebGpuFeature::ALL`] order; the device must be created with them.
     pub required_features: Vec<WebGpuFeature>,
+    /// For a geometry shader (translated as a compute shader): what the code driving it needs
+    /// ([`geometry`]).
+    pub geometry: Option<geometry::GeometryInfo>,
 }
 
 /// Translates one shader given as the bytes of a DXBC container.

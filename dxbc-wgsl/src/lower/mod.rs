@@ -92,6 +92,8 @@ pub struct Lowered {
     pub derivative_uniformity_off: bool,
     /// Why the uniformity filter was needed (for the emitted comment).
     pub uniformity_note: Option<String>,
+    /// A geometry shader's primitive-stage description.
+    pub geometry: Option<crate::geometry::GeometryInfo>,
 }
 
 /// A texture global.
@@ -422,6 +424,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         workgroup_storage_bytes,
         derivative_uniformity_off: uniformity_note.is_some(),
         uniformity_note,
+        geometry: None,
     })
 }
 

@@ -1,0 +1,506 @@
+//! The primitive stage: D3D's geometry shader on WebGPU, as compute work in front of a draw.
+//!
+//! WebGPU has no geometry stage. A pass with a geometry shader runs as three pipelines
+//! (`docs/geometry.md` has the whole design, with the D3D11.3 sections it implements):
+//!
+//! 1. **vertex** — the pass's vertex shader translated as a compute shader
+//!    ([`crate::VertexStage::Compute`]): one invocation per (instance, input position) of the
+//!    draw (or of one chunk of it), pulling its inputs from the vertex buffers per the pass's
+//!    input layout ([`VertexPulling`]) and writing its output registers to a storage buffer of
+//!    vertex records ([`VERTEX_RECORDS`]);
+//! 2. **geometry** — the geometry shader translated as a compute shader: one invocation per
+//!    (instance, candidate primitive, GS instance) in D3D's order, assembling its input
+//!    primitive from the vertex records per the draw's topology, and writing every vertex it
+//!    emits into a fixed slot (`invocation × maxvertexcount + n`) of [`OUTPUT_VERTICES`] and, for
+//!    strips, a restart-indexed strip into [`OUTPUT_INDICES`]: output memory is the worst case of
+//!    `dcl_maxout`, so the output stays in API order without a count pass or atomics;
+//! 3. **draw** — a render pipeline of a generated pass-through vertex shader
+//!    ([`crate::geometry_draw_vertex_shader`]) over the output vertices as a vertex buffer
+//!    (`Uint32x4` per output register), the restart-indexed output strips (or the points) and the
+//!    pass's pixel shader.
+//!
+//! An indexed strip draw first runs the assembly kernel ([`ASSEMBLY_WGSL`]), which cuts the
+//! index list at D3D's restart value and numbers the primitives (SV_PrimitiveID).
+//!
+//! Everything the two compute modules bind besides the shader's own resources is in group
+//! [`SYSTEM_GROUP`] at the binding numbers below; the uniform [`DrawParams`] describes the draw
+//! and the chunk being prepared.
+
+/// The bind group of the primitive stage's own buffers in the vertex and geometry compute
+/// modules (the D3D resources keep their stage's group of [`crate::bindings::group_of`]: vertex
+/// 0, geometry 2).
+pub const SYSTEM_GROUP: u32 = 3;
+/// `var<uniform> draw: DrawParams` (both modules).
+pub const DRAW_PARAMS: u32 = 0;
+/// `array<vec4<u32>>`: vertex records, [`GeometryInfo::input_registers`] registers each,
+/// written by the vertex module (`read_write`), read by the geometry module.
+pub const VERTEX_RECORDS: u32 = 1;
+/// `array<u32>`: the index buffer, read by the vertex module (16-bit indices two per word).
+pub const INDEX_BUFFER: u32 = 2;
+/// `array<u32>`: vertex buffer slot `s` is binding `VERTEX_BUFFER_BASE + s` of the vertex
+/// module (only the slots the input layout uses are declared).
+pub const VERTEX_BUFFER_BASE: u32 = 8;
+/// `array<vec4<u32>>`: output vertices, [`GeometryInfo::output_registers`] registers each,
+/// written by the geometry module.
+pub const OUTPUT_VERTICES: u32 = 3;
+/// `array<u32>`: restart-indexed output strips (line or triangle strips), written by the
+/// geometry module; [`GeometryInfo::index_stride`] words per invocation.
+pub const OUTPUT_INDICES: u32 = 4;
+/// `array<vec4<u32>>`: the assembly table of an indexed strip draw, one entry per input
+/// position, `(strip start, strip end, primitive id or 0xFFFFFFFF, 0)`: written by the assembly
+/// kernel, read by the geometry module.
+pub const ASSEMBLY_TABLE: u32 = 5;
+/// The primitive-restart index of the output strips.
+pub const RESTART_INDEX: u32 = 0xFFFF_FFFF;
+/// Invocations per workgroup of the vertex and geometry modules (and of the assembly kernel's
+/// one workgroup).
+pub const WORKGROUP_SIZE: u32 = 64;
+/// The clip-space position written to the unused slots of a point list: outside the clip
+/// volume in x (`x > w`), so the point is discarded by clipping (WebGPU clips points by their
+/// vertex), whatever the depth-clip state.
+pub const CULLED_POSITION: [f32; 4] = [2.0, 0.0, 0.0, 1.0];
+
+/// The uniform both compute modules read (`struct DrawParams`, 32 words, std140-compatible:
+/// every member a `u32` or a `vec4<u32>`). The D3D draw is `Draw*`/`DrawIndexed*` with its
+/// `StartVertexLocation`/`StartIndexLocation`, `BaseVertexLocation`, `StartInstanceLocation`;
+/// the chunk fields select the part of it one dispatch prepares.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DrawParams {
+    /// Vertices (non-indexed) or indices (indexed) per instance.
+    pub vertex_count: u32,
+    /// `StartVertexLocation` (non-indexed) or `StartIndexLocation` (indexed).
+    pub first_vertex: u32,
+    /// `BaseVertexLocation` as two's-complement bits (indexed draws).
+    pub base_vertex: u32,
+    /// `StartInstanceLocation`.
+    pub first_instance: u32,
+    /// Bytes per index: 0 (non-indexed), 2 or 4.
+    pub index_size: u32,
+    /// Byte offset of the index buffer binding's first index (`IASetIndexBuffer`'s offset).
+    pub index_offset: u32,
+    /// The draw's topology ([`Topology`] as its D3D11 number).
+    pub topology: u32,
+    /// 1 when the geometry module reads the assembly table (an indexed strip draw).
+    pub use_assembly_table: u32,
+    /// Chunk: first instance (0-based, as SV_InstanceID counts).
+    pub instance_begin: u32,
+    /// Chunk: instances.
+    pub instance_count: u32,
+    /// Chunk: first input position the vertex module runs (relative to the draw's first).
+    pub position_begin: u32,
+    /// Chunk: input positions per instance the vertex module runs.
+    pub position_count: u32,
+    /// Chunk: first candidate primitive (relative to the draw's first position).
+    pub primitive_begin: u32,
+    /// Chunk: candidate primitives per instance.
+    pub primitive_count: u32,
+    /// Total invocations of the module being dispatched (the geometry module: instances ×
+    /// candidates × GS instances; the vertex module: instances × positions).
+    pub invocations: u32,
+    /// Workgroups in x of the dispatch (a dispatch over 65535 workgroups spreads over y).
+    pub workgroups_x: u32,
+    /// Byte offset of vertex buffer slot `s` (`IASetVertexBuffers`' offsets), 4 per vector.
+    pub vertex_buffer_offsets: [[u32; 4]; 4],
+}
+
+impl DrawParams {
+    /// The bytes of the uniform (little-endian words, 128 bytes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut words = vec![
+            self.vertex_count,
+            self.first_vertex,
+            self.base_vertex,
+            self.first_instance,
+            self.index_size,
+            self.index_offset,
+            self.topology,
+            self.use_assembly_table,
+            self.instance_begin,
+            self.instance_count,
+            self.position_begin,
+            self.position_count,
+            self.primitive_begin,
+            self.primitive_count,
+            self.invocations,
+            self.workgroups_x,
+        ];
+        words.extend(self.vertex_buffer_offsets.iter().flatten());
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+}
+
+/// Size in bytes of [`DrawParams`] as a uniform.
+pub const DRAW_PARAMS_SIZE: u64 = 128;
+
+/// D3D11's primitive topologies (`D3D11_PRIMITIVE_TOPOLOGY`, numbered as D3D numbers them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+#[allow(missing_docs)]
+pub enum Topology {
+    PointList,
+    LineList,
+    LineStrip,
+    TriangleList,
+    TriangleStrip,
+    LineListAdj,
+    LineStripAdj,
+    TriangleListAdj,
+    TriangleStripAdj,
+    /// `D3D11_PRIMITIVE_TOPOLOGY_n_CONTROL_POINT_PATCHLIST` (33..=64 for 1..=32 points), drawn
+    /// straight into a geometry shader that reads `patchN`.
+    PatchList(u8),
+}
+
+impl Topology {
+    /// The D3D11 number.
+    pub fn number(self) -> u32 {
+        match self {
+            Topology::PointList => 1,
+            Topology::LineList => 2,
+            Topology::LineStrip => 3,
+            Topology::TriangleList => 4,
+            Topology::TriangleStrip => 5,
+            Topology::LineListAdj => 10,
+            Topology::LineStripAdj => 11,
+            Topology::TriangleListAdj => 12,
+            Topology::TriangleStripAdj => 13,
+            Topology::PatchList(n) => 32 + u32::from(n),
+        }
+    }
+
+    /// The topology of a D3D11 number.
+    pub fn from_number(n: u32) -> Option<Topology> {
+        Some(match n {
+            1 => Topology::PointList,
+            2 => Topology::LineList,
+            3 => Topology::LineStrip,
+            4 => Topology::TriangleList,
+            5 => Topology::TriangleStrip,
+            10 => Topology::LineListAdj,
+            11 => Topology::LineStripAdj,
+            12 => Topology::TriangleListAdj,
+            13 => Topology::TriangleStripAdj,
+            33..=64 => Topology::PatchList((n - 32) as u8),
+            _ => return None,
+        })
+    }
+
+    /// Whether the index buffer's restart value cuts it (D3D11: strip topologies only).
+    pub fn is_strip(self) -> bool {
+        matches!(self, Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj | Topology::TriangleStripAdj)
+    }
+
+    /// The primitive a geometry shader must declare (`dcl_inputprimitive`) to follow it.
+    pub fn input_primitive(self) -> InputPrimitive {
+        match self {
+            Topology::PointList => InputPrimitive::Point,
+            Topology::LineList | Topology::LineStrip => InputPrimitive::Line,
+            Topology::TriangleList | Topology::TriangleStrip => InputPrimitive::Triangle,
+            Topology::LineListAdj | Topology::LineStripAdj => InputPrimitive::LineAdj,
+            Topology::TriangleListAdj | Topology::TriangleStripAdj => InputPrimitive::TriangleAdj,
+            Topology::PatchList(n) => InputPrimitive::Patch(n),
+        }
+    }
+
+    /// Candidate primitives of a strip (or list) of `positions` input positions: the geometry
+    /// module runs one invocation per candidate (and GS instance); candidates that complete no
+    /// primitive (a strip with adjacency's odd positions, a strip's last positions) emit nothing.
+    pub fn candidates(self, positions: u32) -> u32 {
+        let n = self.input_primitive().vertices();
+        match self {
+            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => {
+                positions.saturating_sub(n - 1)
+            }
+            // Triangles start every second position; with restarts a strip may start at any.
+            Topology::TriangleStripAdj => positions.saturating_sub(5),
+            _ => positions / n,
+        }
+    }
+
+    /// The input positions candidate primitives `[begin, end)` read: `(first, count)`.
+    pub fn positions_of(self, begin: u32, end: u32, positions: u32) -> (u32, u32) {
+        if begin >= end {
+            return (0, 0);
+        }
+        let n = self.input_primitive().vertices();
+        let (first, last) = match self {
+            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => (begin, end - 1 + n),
+            // Vertex 2i-2 (the previous triangle's first) and up to 2i+6.
+            Topology::TriangleStripAdj => (begin.saturating_sub(2), end - 1 + 7),
+            _ => (begin * n, end * n),
+        };
+        let last = last.min(positions);
+        (first, last.saturating_sub(first))
+    }
+}
+
+/// A geometry shader's input primitive (`dcl_inputprimitive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+#[allow(missing_docs)]
+pub enum InputPrimitive {
+    Point,
+    Line,
+    Triangle,
+    LineAdj,
+    TriangleAdj,
+    /// A patch of `n` control points (1-32).
+    Patch(u8),
+}
+
+impl InputPrimitive {
+    /// Vertices per primitive (the first dimension of `v[n][r]`).
+    pub fn vertices(self) -> u32 {
+        match self {
+            InputPrimitive::Point => 1,
+            InputPrimitive::Line => 2,
+            InputPrimitive::Triangle => 3,
+            InputPrimitive::LineAdj => 4,
+            InputPrimitive::TriangleAdj => 6,
+            InputPrimitive::Patch(n) => u32::from(n),
+        }
+    }
+
+    /// Whether a draw of `topology` feeds this primitive.
+    pub fn accepts(self, topology: Topology) -> bool {
+        topology.input_primitive() == self
+    }
+}
+
+/// A geometry shader's output topology (`dcl_outputtopology`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+#[allow(missing_docs)]
+pub enum OutputTopology {
+    PointList,
+    LineStrip,
+    TriangleStrip,
+}
+
+/// What a geometry shader's translation needs from the code that drives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GeometryInfo {
+    /// `dcl_inputprimitive`.
+    pub input_primitive: InputPrimitive,
+    /// `dcl_outputtopology` (`None` when the shader declares none: it emits nothing).
+    pub output_topology: Option<OutputTopology>,
+    /// `dcl_maxout`: vertex slots per invocation (at least 1).
+    pub max_vertices: u32,
+    /// `dcl_gsinstances` (1 without it).
+    pub instances: u32,
+    /// Registers per vertex record the geometry module reads (its highest input register + 1):
+    /// the vertex module must be translated with [`VertexPulling::record_registers`] equal.
+    pub input_registers: u32,
+    /// Registers per output vertex (`Uint32x4` attributes `0..output_registers` of the draw).
+    pub output_registers: u32,
+    /// The output register holding SV_Position, if any.
+    pub position_register: Option<u32>,
+    /// Index words per invocation in the output strips (`2 × max_vertices + 1`: an emit and a
+    /// cut per vertex, and the restart that ends the invocation); 0 for a point list.
+    pub index_stride: u32,
+}
+
+impl GeometryInfo {
+    /// Bytes per output vertex.
+    pub fn output_vertex_bytes(&self) -> u64 {
+        u64::from(self.output_registers.max(1)) * 16
+    }
+}
+
+/// A vertex attribute format (WebGPU's `GPUVertexFormat`), for vertex pulling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "lowercase"))]
+#[allow(missing_docs)]
+pub enum VertexFormat {
+    Uint8,
+    Uint8x2,
+    Uint8x4,
+    Sint8,
+    Sint8x2,
+    Sint8x4,
+    Unorm8,
+    Unorm8x2,
+    Unorm8x4,
+    Snorm8,
+    Snorm8x2,
+    Snorm8x4,
+    Uint16,
+    Uint16x2,
+    Uint16x4,
+    Sint16,
+    Sint16x2,
+    Sint16x4,
+    Unorm16,
+    Unorm16x2,
+    Unorm16x4,
+    Snorm16,
+    Snorm16x2,
+    Snorm16x4,
+    Float16,
+    Float16x2,
+    Float16x4,
+    Float32,
+    Float32x2,
+    Float32x3,
+    Float32x4,
+    Uint32,
+    Uint32x2,
+    Uint32x3,
+    Uint32x4,
+    Sint32,
+    Sint32x2,
+    Sint32x3,
+    Sint32x4,
+    Unorm10_10_10_2,
+    Unorm8x4Bgra,
+}
+
+impl VertexFormat {
+    /// Every format.
+    pub const ALL: &'static [VertexFormat] = &[
+        VertexFormat::Uint8,
+        VertexFormat::Uint8x2,
+        VertexFormat::Uint8x4,
+        VertexFormat::Sint8,
+        VertexFormat::Sint8x2,
+        VertexFormat::Sint8x4,
+        VertexFormat::Unorm8,
+        VertexFormat::Unorm8x2,
+        VertexFormat::Unorm8x4,
+        VertexFormat::Snorm8,
+        VertexFormat::Snorm8x2,
+        VertexFormat::Snorm8x4,
+        VertexFormat::Uint16,
+        VertexFormat::Uint16x2,
+        VertexFormat::Uint16x4,
+        VertexFormat::Sint16,
+        VertexFormat::Sint16x2,
+        VertexFormat::Sint16x4,
+        VertexFormat::Unorm16,
+        VertexFormat::Unorm16x2,
+        VertexFormat::Unorm16x4,
+        VertexFormat::Snorm16,
+        VertexFormat::Snorm16x2,
+        VertexFormat::Snorm16x4,
+        VertexFormat::Float16,
+        VertexFormat::Float16x2,
+        VertexFormat::Float16x4,
+        VertexFormat::Float32,
+        VertexFormat::Float32x2,
+        VertexFormat::Float32x3,
+        VertexFormat::Float32x4,
+        VertexFormat::Uint32,
+        VertexFormat::Uint32x2,
+        VertexFormat::Uint32x3,
+        VertexFormat::Uint32x4,
+        VertexFormat::Sint32,
+        VertexFormat::Sint32x2,
+        VertexFormat::Sint32x3,
+        VertexFormat::Sint32x4,
+        VertexFormat::Unorm10_10_10_2,
+        VertexFormat::Unorm8x4Bgra,
+    ];
+
+    /// WebGPU's name (`float32x3`, `unorm10-10-10-2`, `unorm8x4-bgra`).
+    pub fn webgpu_name(self) -> String {
+        match self {
+            VertexFormat::Unorm10_10_10_2 => "unorm10-10-10-2".into(),
+            VertexFormat::Unorm8x4Bgra => "unorm8x4-bgra".into(),
+            f => format!("{f:?}").to_lowercase(),
+        }
+    }
+
+    /// The format of a WebGPU name.
+    pub fn from_webgpu_name(name: &str) -> Option<VertexFormat> {
+        Self::ALL.iter().copied().find(|f| f.webgpu_name() == name)
+    }
+
+    /// Bytes per element.
+    pub fn size(self) -> u32 {
+        use VertexFormat::*;
+        match self {
+            Uint8 | Sint8 | Unorm8 | Snorm8 => 1,
+            Uint8x2 | Sint8x2 | Unorm8x2 | Snorm8x2 | Uint16 | Sint16 | Unorm16 | Snorm16 | Float16 => 2,
+            Uint8x4 | Sint8x4 | Unorm8x4 | Snorm8x4 | Uint16x2 | Sint16x2 | Unorm16x2 | Snorm16x2 | Float16x2
+            | Float32 | Uint32 | Sint32 | Unorm10_10_10_2 | Unorm8x4Bgra => 4,
+            Uint16x4 | Sint16x4 | Unorm16x4 | Snorm16x4 | Float16x4 | Float32x2 | Uint32x2 | Sint32x2 => 8,
+            Float32x3 | Uint32x3 | Sint32x3 => 12,
+            Float32x4 | Uint32x4 | Sint32x4 => 16,
+        }
+    }
+
+    /// Components the buffer supplies (the rest read D3D's defaults: 0, 0, 0, 1).
+    pub fn components(self) -> u32 {
+        use VertexFormat::*;
+        match self {
+            Uint8 | Sint8 | Unorm8 | Snorm8 | Uint16 | Sint16 | Unorm16 | Snorm16 | Float16 | Float32 | Uint32
+            | Sint32 => 1,
+            Uint8x2 | Sint8x2 | Unorm8x2 | Snorm8x2 | Uint16x2 | Sint16x2 | Unorm16x2 | Snorm16x2 | Float16x2
+            | Float32x2 | Uint32x2 | Sint32x2 => 2,
+            Float32x3 | Uint32x3 | Sint32x3 => 3,
+            _ => 4,
+        }
+    }
+
+    /// The scalar kind a shader reads it as (`float` for the normalized and float formats).
+    pub fn kind(self) -> crate::ScalarKind {
+        use VertexFormat::*;
+        match self {
+            Uint8 | Uint8x2 | Uint8x4 | Uint16 | Uint16x2 | Uint16x4 | Uint32 | Uint32x2 | Uint32x3 | Uint32x4 => {
+                crate::ScalarKind::Uint
+            }
+            Sint8 | Sint8x2 | Sint8x4 | Sint16 | Sint16x2 | Sint16x4 | Sint32 | Sint32x2 | Sint32x3 | Sint32x4 => {
+                crate::ScalarKind::Sint
+            }
+            _ => crate::ScalarKind::Float,
+        }
+    }
+}
+
+/// One element of a pass's input layout (`D3D11_INPUT_ELEMENT_DESC`), resolved to the vertex
+/// shader's input register it feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PulledElement {
+    /// The vertex shader's input register (`v#`).
+    pub register: u32,
+    /// Vertex buffer slot (`InputSlot`, 0-15 here).
+    pub slot: u32,
+    /// Byte offset in the element (`AlignedByteOffset`, resolved).
+    pub offset: u32,
+    /// Format.
+    pub format: VertexFormat,
+    /// `D3D11_INPUT_PER_INSTANCE_DATA` with its `InstanceDataStepRate` (0: every instance reads
+    /// element `StartInstanceLocation`); `None` for per-vertex data.
+    pub instance_step_rate: Option<u32>,
+}
+
+/// How the vertex shader in front of a geometry shader reads its inputs and writes its
+/// outputs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct VertexPulling {
+    /// The input layout's elements.
+    pub elements: Vec<PulledElement>,
+    /// Byte stride per vertex buffer slot (index = slot).
+    pub strides: Vec<u32>,
+    /// Registers per vertex record: the geometry shader's [`GeometryInfo::input_registers`].
+    pub record_registers: u32,
+}
+
+/// The maximum slot of a vertex buffer the vertex module reads (D3D11 has 32; WebGPU's
+/// default `maxStorageBuffersPerShaderStage` is 8, so passes stay far below).
+pub const MAX_VERTEX_BUFFER_SLOTS: u32 = 16;
+
+/// The assembly kernel of an indexed strip draw (WGSL, one workgroup of [`WORKGROUP_SIZE`]
+/// invocations): for every input position `p` of the draw it writes
+/// `table[p] = (strip start, strip end, primitive id, 0)`, where the strip is the run of
+/// positions between D3D's restart indices (`0xFFFF` for 16-bit, `0xFFFFFFFF` for 32-bit
+/// indices; D3D11.3 §8.4.3, strip topologies only) that holds `p`, and the primitive id counts
+/// the primitives that start before `p` in the draw (`0xFFFFFFFF` where no primitive starts).
+/// It binds group [`SYSTEM_GROUP`]: [`DRAW_PARAMS`], [`INDEX_BUFFER`] and [`ASSEMBLY_TABLE`]
+/// (`read_write`). Each invocation walks one contiguous run of positions, so it runs in
+/// O(positions / 64) steps plus two 64-entry scans.
+pub const ASSEMBLY_WGSL: &str = include_str!("geometry_assembly.wgsl");
