@@ -294,18 +294,25 @@ pub fn cache_key(bytes: &[u8]) -> String {
 /// The cache key of a shader input translated with `[view_formats]` settings (`u0=rgba8unorm`):
 /// [`cache_key`] when there are none, else the settings are hashed too.
 pub fn cache_key_with(bytes: &[u8], view_formats: &[String]) -> String {
-    key_of(bytes, view_formats, true)
+    key_of(bytes, view_formats, true, "")
 }
 
 /// The cache key of an effect's shader input: [`cache_key_with`] its view formats, and whether
 /// its checksum is verified (`[effect] verify_checksum = false` is hashed too, so that turning
 /// the check back on does not find the unverified translation).
 pub fn cache_key_for(bytes: &[u8], shader: &ShaderRef) -> String {
-    key_of(bytes, &shader.view_formats, shader.verify_checksum)
+    key_of(bytes, &shader.view_formats, shader.verify_checksum, &shader.role.key())
 }
 
-fn key_of(bytes: &[u8], view_formats: &[String], verify_checksum: bool) -> String {
+fn key_of(bytes: &[u8], view_formats: &[String], verify_checksum: bool, role: &str) -> String {
     let mut h = Sha256::new();
+    // The role of a shader around a geometry shader (vertex pulling, behind geometry): empty,
+    // and not hashed, for a shader that is its own stage.
+    if !role.is_empty() {
+        h.update(b"role ");
+        h.update(role.as_bytes());
+        h.update(b"\0");
+    }
     for s in view_formats {
         h.update(b"view format ");
         h.update(s.as_bytes());

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, DiagnosticKind, Diagnostics};
 use crate::effect::layout::Rules;
-use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, Span, Stage, StageRules};
+use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, ShaderRole, Span, Stage, StageRules};
 use crate::reflect::{self, ReflectedLayout};
 use crate::stage::StageInfo;
 use dxbc_wgsl::{BindingClass as RegisterClass, Builtin, ResourceKind as BindingKind};
@@ -162,13 +162,22 @@ impl Translator for DirectTranslator {
     }
 }
 
-/// The translator options of a shader input: its stage's `[view_formats]`, and whether the
-/// checksum is verified (`[effect] verify_checksum`).
+/// The translator options of a shader input: its stage's `[view_formats]`, whether the
+/// checksum is verified (`[effect] verify_checksum`), and its role around a geometry shader
+/// ([`ShaderRole`]: a vertex shader pulling its inputs, a pixel shader behind geometry).
 ///
 /// # Errors
 /// A setting the translator does not accept (the parser has checked them).
 pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptions, String> {
-    let mut options = dxbc_wgsl::TranslateOptions { skip_checksum: !shader.verify_checksum, ..Default::default() };
+    let mut options = dxbc_wgsl::TranslateOptions {
+        skip_checksum: !shader.verify_checksum,
+        vertex_stage: match &shader.role {
+            ShaderRole::PulledVertex(p) => dxbc_wgsl::VertexStage::Compute(p.clone()),
+            _ => dxbc_wgsl::VertexStage::Render,
+        },
+        behind_geometry: shader.role == ShaderRole::BehindGeometry,
+        ..Default::default()
+    };
     for s in &shader.view_formats {
         options.set_view_format(s)?;
     }

@@ -32,6 +32,10 @@ pub struct StageInfo {
     /// Optional WebGPU features the module needs (the device must have them).
     #[serde(default)]
     pub required_features: Vec<WebGpuFeature>,
+    /// For a geometry shader (translated as compute work in front of a draw): what the code
+    /// driving it needs (`dcl_maxout`, the registers per record and per output vertex, ...).
+    #[serde(default)]
+    pub geometry: Option<dxbc_wgsl::geometry::GeometryInfo>,
 }
 
 /// Short description of what a binding holds, for messages and docs:
@@ -61,8 +65,7 @@ pub fn describe(kind: &ResourceKind) -> String {
 }
 
 impl StageInfo {
-    /// From a translation; `None` for a stage the effect model does not know (geometry, hull,
-    /// domain).
+    /// From a translation; `None` for a stage the effect model does not know (hull, domain).
     pub fn from_translation(t: &dxbc_wgsl::Translation) -> Option<Self> {
         Some(StageInfo {
             stage: Stage::from_d3d(t.stage)?,
@@ -75,6 +78,7 @@ impl StageInfo {
             workgroup_size: t.workgroup_size,
             workgroup_storage_bytes: t.workgroup_storage_bytes,
             required_features: t.required_features.clone(),
+            geometry: t.geometry.clone(),
         })
     }
 }

@@ -72,6 +72,7 @@ fn header_arrays_read_back_by_symbol_and_translate_like_the_blob() {
             symbol: symbol.map(str::to_string),
             view_formats: Vec::new(),
             verify_checksum: true,
+            role: Default::default(),
         })
     };
     assert_eq!(read(Some("BasicEffect_VSBasicTx")).unwrap(), vs);

@@ -188,7 +188,10 @@ impl Topology {
 
     /// Whether the index buffer's restart value cuts it (D3D11: strip topologies only).
     pub fn is_strip(self) -> bool {
-        matches!(self, Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj | Topology::TriangleStripAdj)
+        matches!(
+            self,
+            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj | Topology::TriangleStripAdj
+        )
     }
 
     /// The primitive a geometry shader must declare (`dcl_inputprimitive`) to follow it.
@@ -209,9 +212,7 @@ impl Topology {
     pub fn candidates(self, positions: u32) -> u32 {
         let n = self.input_primitive().vertices();
         match self {
-            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => {
-                positions.saturating_sub(n - 1)
-            }
+            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => positions.saturating_sub(n - 1),
             // Triangles start every second position; with restarts a strip may start at any.
             Topology::TriangleStripAdj => positions.saturating_sub(5),
             _ => positions / n,

@@ -1024,7 +1024,7 @@ impl<'a> Gen<'a> {
             let vis = match stage {
                 Stage::Pixel => "FRAGMENT",
                 Stage::Vertex => "VERTEX",
-                Stage::Compute => "COMPUTE",
+                Stage::Compute | Stage::Geometry => "COMPUTE",
             };
             w.open(&format!(
                 "const {}_GROUPS: [&[wgpu::BindGroupLayoutEntry]; {}] = [",
@@ -1730,6 +1730,7 @@ fn stage_prefix(s: Stage) -> &'static str {
         Stage::Vertex => "vs",
         Stage::Pixel => "ps",
         Stage::Compute => "cs",
+        Stage::Geometry => "gs",
     }
 }
 

@@ -56,6 +56,9 @@ pub struct Effect {
     pub resources: Vec<ResourceDecl>,
     /// Vertex-format overrides (`[vertex_formats]`).
     pub vertex_formats: Vec<VertexFormatOverride>,
+    /// Per-instance vertex elements (`[instance_data]`), read by the vertex shaders of passes
+    /// with a geometry shader.
+    pub instance_data: Vec<InstanceDataDecl>,
     /// Formats of typed views the bytecode does not carry (`[view_formats]`).
     pub view_formats: Vec<ViewFormatDecl>,
     /// Passes, in declaration order.
@@ -177,6 +180,9 @@ pub enum Stage {
     Pixel,
     /// Compute shader (`@group(0)`).
     Compute,
+    /// Geometry shader (`@group(2)`), run as compute work in front of the pass's draw
+    /// (`docs/geometry.md`).
+    Geometry,
 }
 
 impl Stage {
@@ -186,6 +192,7 @@ impl Stage {
             Stage::Vertex => "vertex",
             Stage::Pixel => "pixel",
             Stage::Compute => "compute",
+            Stage::Geometry => "geometry",
         }
     }
     /// The bind group of the stage in the binding plan.
@@ -193,6 +200,7 @@ impl Stage {
         match self {
             Stage::Vertex | Stage::Compute => 0,
             Stage::Pixel => 1,
+            Stage::Geometry => 2,
         }
     }
     /// From the translator's stage.
@@ -201,6 +209,7 @@ impl Stage {
             dxbc_wgsl::ShaderStage::Vertex => Some(Stage::Vertex),
             dxbc_wgsl::ShaderStage::Pixel => Some(Stage::Pixel),
             dxbc_wgsl::ShaderStage::Compute => Some(Stage::Compute),
+            dxbc_wgsl::ShaderStage::Geometry => Some(Stage::Geometry),
             _ => None,
         }
     }
@@ -283,6 +292,23 @@ pub struct VertexFormatOverride {
     pub span: Span,
 }
 
+/// A per-instance element of the input layout (`[instance_data] TEXCOORD4 = 1`): D3D's
+/// `D3D11_INPUT_PER_INSTANCE_DATA` with its `InstanceDataStepRate`. The vertex shader of a pass
+/// with a geometry shader pulls these elements from vertex buffer slot 1 (the per-vertex elements
+/// stay in slot 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstanceDataDecl {
+    /// Semantic name (compared case-insensitively, as D3D does).
+    pub semantic: String,
+    /// Semantic index.
+    pub index: u32,
+    /// `InstanceDataStepRate`: instances per element (0: every instance reads the element at
+    /// `StartInstanceLocation`).
+    pub step_rate: u32,
+    /// Span of the key.
+    pub span: Span,
+}
+
 /// The format of a typed view (`[view_formats] u0 = "rgba8unorm"`): a typed `Buffer` SRV (`t#`,
 /// 32-bit formats) or a typed UAV (`u#`: `RWTexture*`, `RWBuffer`). The bytecode does not record
 /// it; the translator needs it ([`dxbc_wgsl::TranslateOptions::set_view_format`]).
@@ -317,7 +343,8 @@ impl ViewFormatDecl {
     }
 }
 
-/// A pass: a vertex and a pixel stage, or a compute stage.
+/// A pass: a vertex and a pixel stage (with a geometry stage between them, or not), or a compute
+/// stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pass {
     /// Name (`[passes.name]`).
@@ -327,16 +354,61 @@ pub struct Pass {
     /// The vertex stage's shader rules; for a compute pass ([`Pass::is_compute`]), the compute
     /// stage's (`vertex.stage` is then [`Stage::Compute`]).
     pub vertex: StageRules,
+    /// The geometry stage, for a pass with a geometry shader ([`Pass::kind`] is then
+    /// [`PassKind::Geometry`]).
+    pub geometry: Option<GeometryStage>,
     /// The pixel stage's shader rules (`None`: no pixel shader, e.g. depth only).
     pub pixel: Option<StageRules>,
     /// Topology, blend, depth-stencil and rasterizer states (D3D11's defaults unless declared).
+    /// In a pass with a geometry shader, `states.topology` is unused: the draw's topology is
+    /// [`GeometryStage::topology`] and the rasterized one the geometry shader's output.
     pub states: states::PassStates,
+}
+
+/// The geometry stage of a pass (`geometry = "..."`) and the topology the pass draws with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeometryStage {
+    /// The geometry shader's rules.
+    pub rules: StageRules,
+    /// The input topology of the draw (`topology`, every D3D11 topology: lists, strips, their
+    /// adjacency forms, patch lists), default `TRIANGLELIST`.
+    pub topology: dxbc_wgsl::geometry::Topology,
+    /// Span of the `topology` value, when the pass gives one.
+    pub topology_span: Option<Span>,
+}
+
+/// The three kinds of pass, each with its own generated API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PassKind {
+    /// A vertex (and pixel) stage drawn by one render pipeline.
+    Render,
+    /// A compute stage.
+    Compute,
+    /// A vertex, geometry (and pixel) stage: compute work in front of a draw
+    /// (`docs/geometry.md`).
+    Geometry,
 }
 
 impl Pass {
     /// Whether this is a compute pass (`compute = ...` instead of `vertex`/`pixel`).
     pub fn is_compute(&self) -> bool {
         self.vertex.stage == Stage::Compute
+    }
+
+    /// The kind of pass.
+    pub fn kind(&self) -> PassKind {
+        if self.is_compute() {
+            PassKind::Compute
+        } else if self.geometry.is_some() {
+            PassKind::Geometry
+        } else {
+            PassKind::Render
+        }
+    }
+
+    /// The stages' rules in pipeline order: vertex (or compute), geometry, pixel.
+    pub fn stage_rules(&self) -> impl Iterator<Item = &StageRules> {
+        std::iter::once(&self.vertex).chain(self.geometry.as_ref().map(|g| &g.rules)).chain(self.pixel.as_ref())
     }
 }
 
@@ -378,25 +450,113 @@ pub struct ShaderRef {
     /// Whether the container's checksum is verified (`[effect] verify_checksum`, default
     /// `true`); `false` reads a knowingly patched blob.
     pub verify_checksum: bool,
+    /// How the pass uses it: as its own pipeline stage, or around a geometry shader. Part of
+    /// what is translated, so of the identity of the input.
+    pub role: ShaderRole,
+}
+
+/// How a shader is translated for its pass ([`ShaderRef::role`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum ShaderRole {
+    /// Its own stage of a pipeline (a render pass's vertex and pixel shaders, a compute pass's
+    /// compute shader, a geometry shader).
+    #[default]
+    Stage,
+    /// The vertex shader of a pass with a geometry shader, translated as compute that pulls its
+    /// inputs from vertex buffers ([`dxbc_wgsl::VertexStage::Compute`]).
+    PulledVertex(dxbc_wgsl::geometry::VertexPulling),
+    /// The pixel shader of a pass with a geometry shader
+    /// ([`dxbc_wgsl::TranslateOptions::behind_geometry`]).
+    BehindGeometry,
+}
+
+impl ShaderRole {
+    /// What the label adds to the file name: nothing for [`ShaderRole::Stage`].
+    pub fn suffix(&self) -> &'static str {
+        match self {
+            ShaderRole::Stage => "",
+            ShaderRole::PulledVertex(_) => " (vertex pulling)",
+            ShaderRole::BehindGeometry => " (behind geometry)",
+        }
+    }
+
+    /// A canonical text of the role (the builder's cache key hashes it): empty for
+    /// [`ShaderRole::Stage`].
+    pub fn key(&self) -> String {
+        match self {
+            ShaderRole::Stage => String::new(),
+            ShaderRole::BehindGeometry => "behind geometry".into(),
+            ShaderRole::PulledVertex(p) => {
+                let mut k = format!("vertex pulling, {} record registers, strides", p.record_registers);
+                for s in &p.strides {
+                    k.push_str(&format!(" {s}"));
+                }
+                for e in &p.elements {
+                    k.push_str(&format!(
+                        "; v{} slot {} offset {} {}",
+                        e.register,
+                        e.slot,
+                        e.offset,
+                        e.format.webgpu_name()
+                    ));
+                    if let Some(r) = e.instance_step_rate {
+                        k.push_str(&format!(" per instance {r}"));
+                    }
+                }
+                k
+            }
+        }
+    }
+}
+
+impl PartialOrd for ShaderRole {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ShaderRole {
+    /// By kind, then by [`ShaderRole::key`] (which names every field of a pulling).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let rank = |r: &ShaderRole| match r {
+            ShaderRole::Stage => 0,
+            ShaderRole::PulledVertex(_) => 1,
+            ShaderRole::BehindGeometry => 2,
+        };
+        rank(self).cmp(&rank(other)).then_with(|| self.key().cmp(&other.key()))
+    }
 }
 
 impl ShaderRef {
     /// A bare file (or header array): no view formats, checksum verified.
     pub fn file(path: impl Into<PathBuf>, symbol: Option<String>) -> ShaderRef {
-        ShaderRef { path: path.into(), symbol, view_formats: Vec::new(), verify_checksum: true }
+        ShaderRef {
+            path: path.into(),
+            symbol,
+            view_formats: Vec::new(),
+            verify_checksum: true,
+            role: ShaderRole::Stage,
+        }
     }
 
-    /// A short label: the file name, with `:symbol` for a header.
+    /// The same input in another role.
+    pub fn with_role(&self, role: ShaderRole) -> ShaderRef {
+        ShaderRef { role, ..self.clone() }
+    }
+
+    /// A short label: the file name, with `:symbol` for a header, and the role's
+    /// [`ShaderRole::suffix`].
     pub fn label(&self) -> String {
         let file = self
             .path
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_else(|| self.path.display().to_string());
-        match &self.symbol {
+        let name = match &self.symbol {
             Some(s) => format!("{file}:{s}"),
             None => file,
-        }
+        };
+        format!("{name}{}", self.role.suffix())
     }
 }
 
@@ -499,6 +659,7 @@ impl Effect {
                 .map(ViewFormatDecl::setting)
                 .collect(),
             verify_checksum: self.verify_checksum,
+            role: ShaderRole::Stage,
         })
     }
 

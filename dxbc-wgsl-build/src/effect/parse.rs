@@ -90,9 +90,10 @@ fn opt_str(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<String>> {
 }
 
 fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
-    let Some((_, v)) = get(t, key) else {
-        return Ok(None);
-    };
+    get(t, key).map(|(_, v)| as_u32(cx, key, v)).transpose()
+}
+
+fn as_u32(cx: &Ctx<'_>, key: &str, v: &Val<'_>) -> R<u32> {
     match v.get_ref() {
         DeValue::Integer(i) => {
             let digits = i.as_str().replace('_', "");
@@ -103,7 +104,6 @@ fn opt_u32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<u32>> {
                 .or_else(|| digits.strip_prefix("0b"))
                 .unwrap_or(digits);
             u32::from_str_radix(digits, i.radix())
-                .map(Some)
                 .map_err(|_| cx.err(&v.span(), format!("`{key}` must be a non-negative integer")))
         }
         other => Err(cx.err(&v.span(), format!("`{key}` must be an integer, found {}", type_name(other)))),
@@ -191,6 +191,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 "cbuffers",
                 "resources",
                 "vertex_formats",
+                "instance_data",
                 "view_formats",
                 "passes",
                 "techniques",
@@ -510,6 +511,40 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         }
     }
 
+    // [instance_data]
+    let mut instance_data: Vec<InstanceDataDecl> = Vec::new();
+    if let Some((_, v)) = get(root, "instance_data") {
+        for (k, v) in entries(as_table(&cx, "instance_data", v)?) {
+            let key = k.get_ref().as_ref();
+            let digits = key.len() - key.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            let (semantic, index) = key.split_at(key.len() - digits);
+            if semantic.is_empty() {
+                return Err(cx.err(&k.span(), format!("`{key}` is not a semantic such as COLOR or TEXCOORD1")));
+            }
+            let index = if index.is_empty() { 0 } else { index.parse().unwrap_or(u32::MAX) };
+            let step_rate = match v.get_ref() {
+                DeValue::Integer(_) => as_u32(&cx, key, v)?,
+                other => {
+                    return Err(cx.err(
+                        &v.span(),
+                        format!(
+                            "`{key}`: an instance element's value is its step rate, a non-negative integer (D3D's \
+                             InstanceDataStepRate; 1 = one element per instance), found {}",
+                            type_name(other)
+                        ),
+                    ))
+                }
+            };
+            if let Some(prev) =
+                instance_data.iter().find(|d| d.semantic.eq_ignore_ascii_case(semantic) && d.index == index)
+            {
+                let (line, _) = crate::diag::line_column(&source, prev.span.start);
+                return Err(cx.err(&k.span(), format!("`{key}` is already per-instance data on line {line}")));
+            }
+            instance_data.push(InstanceDataDecl { semantic: semantic.to_string(), index, step_rate, span: k.span() });
+        }
+    }
+
     // [view_formats]
     let mut view_formats: Vec<ViewFormatDecl> = Vec::new();
     if let Some((_, v)) = get(root, "view_formats") {
@@ -625,14 +660,19 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             check_pascal(&cx, &name, &k.span(), "pass", &mut pascal_passes)?;
             let what = format!("[passes.{name}]");
             let t = as_table(&cx, &name, v)?;
-            check_keys(&cx, t, &what, &[&["vertex", "pixel", "compute"][..], &render_states::PASS_KEYS].concat())?;
+            check_keys(
+                &cx,
+                t,
+                &what,
+                &[&["vertex", "geometry", "pixel", "compute"][..], &render_states::PASS_KEYS].concat(),
+            )?;
             if let Some((ck, cv)) = get(t, "compute") {
                 if let Some((other, _)) = entries(t).into_iter().find(|(key, _)| key.get_ref().as_ref() != "compute") {
                     return Err(cx.err(
                         &other.span(),
                         format!(
-                            "{what} is a compute pass: `{}` applies to render passes (a pass has either `vertex` \
-                             and `pixel`, or `compute`)",
+                            "{what} is a compute pass: `{}` applies to render passes (a pass has either `vertex`, \
+                             `geometry` and `pixel`, or `compute`)",
                             other.get_ref()
                         ),
                     ));
@@ -642,6 +682,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     name,
                     span: k.span(),
                     vertex: compute,
+                    geometry: None,
                     pixel: None,
                     states: states::PassStates::default(),
                 });
@@ -654,10 +695,25 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 ));
             };
             let vertex = parse_stage(&cx, &view, &axes, Stage::Vertex, vk, vv)?;
+            let geometry = match get(t, "geometry") {
+                Some((gk, gv)) => {
+                    let rules = parse_stage(&cx, &view, &axes, Stage::Geometry, gk, gv)?;
+                    let topology = get(t, "topology");
+                    Some(GeometryStage {
+                        rules,
+                        topology: match topology {
+                            Some((_, v)) => render_states::parse_draw_topology(&cx, v)?,
+                            None => dxbc_wgsl::geometry::Topology::TriangleList,
+                        },
+                        topology_span: topology.map(|(_, v)| v.span()),
+                    })
+                }
+                None => None,
+            };
             let pixel =
                 get(t, "pixel").map(|(pk, pv)| parse_stage(&cx, &view, &axes, Stage::Pixel, pk, pv)).transpose()?;
-            let states = render_states::parse_pass(&cx, &named_states, &name, t)?;
-            passes.push(Pass { name, span: k.span(), vertex, pixel, states });
+            let states = render_states::parse_pass(&cx, &named_states, &name, t, geometry.is_some())?;
+            passes.push(Pass { name, span: k.span(), vertex, geometry, pixel, states });
         }
     }
     if passes.is_empty() {
@@ -715,6 +771,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         cbuffers,
         resources,
         vertex_formats,
+        instance_data,
         view_formats,
         passes,
         techniques,
@@ -759,7 +816,12 @@ fn parse_stages(cx: &Ctx<'_>, t: &DeTable<'_>) -> R<Option<Vec<Stage>>> {
             "vertex" => Stage::Vertex,
             "pixel" => Stage::Pixel,
             "compute" => Stage::Compute,
-            _ => return Err(cx.err(&s.span(), format!("unknown stage `{name}` (expected vertex, pixel or compute)"))),
+            "geometry" => Stage::Geometry,
+            _ => {
+                return Err(
+                    cx.err(&s.span(), format!("unknown stage `{name}` (expected vertex, geometry, pixel or compute)"))
+                )
+            }
         });
     }
     if out.is_empty() {

@@ -77,6 +77,23 @@ impl Topology {
     }
 }
 
+/// D3D's name of a topology (`POINTLIST`, `LINELIST_ADJ`, `3_CONTROL_POINT_PATCHLIST`).
+pub fn draw_topology_name(t: dxbc_wgsl::geometry::Topology) -> String {
+    use dxbc_wgsl::geometry::Topology as T;
+    match t {
+        T::PointList => "POINTLIST".into(),
+        T::LineList => "LINELIST".into(),
+        T::LineStrip => "LINESTRIP".into(),
+        T::TriangleList => "TRIANGLELIST".into(),
+        T::TriangleStrip => "TRIANGLESTRIP".into(),
+        T::LineListAdj => "LINELIST_ADJ".into(),
+        T::LineStripAdj => "LINESTRIP_ADJ".into(),
+        T::TriangleListAdj => "TRIANGLELIST_ADJ".into(),
+        T::TriangleStripAdj => "TRIANGLESTRIP_ADJ".into(),
+        T::PatchList(n) => format!("{n}_CONTROL_POINT_PATCHLIST"),
+    }
+}
+
 d3d_enum! {
     /// `D3D11_BLEND`, less the dual-source factors (`SRC1_*`), which the parser refuses.
     Blend {

@@ -117,6 +117,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_size: None,
             workgroup_storage_bytes: 0,
             required_features: vec![],
+            geometry: None,
         };
     }
     if label.contains("_CS") {
@@ -154,6 +155,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_size: None,
             workgroup_storage_bytes: 0,
             required_features: vec![],
+            geometry: None,
         }
     } else {
         let mut inputs = vec![iface("COLOR", 0, 0, Some(0), 4)];
@@ -196,6 +198,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_size: None,
             workgroup_storage_bytes: 0,
             required_features: vec![],
+            geometry: None,
         }
     }
 }
@@ -244,6 +247,7 @@ pub fn fake_compute(label: &str) -> StageInfo {
         workgroup_size: Some(size),
         workgroup_storage_bytes: shared,
         required_features: vec![],
+        geometry: None,
     }
 }
 

@@ -57,10 +57,12 @@ pub(super) fn parse_named(cx: &Ctx<'_>, root: &DeTable<'_>) -> R<Named> {
 }
 
 /// Reads a pass's states (the pass table's `topology`, `blend`, `depth_stencil`, `rasterizer`).
-pub(super) fn parse_pass(cx: &Ctx<'_>, named: &Named, pass: &str, t: &DeTable<'_>) -> R<PassStates> {
+/// A pass with a geometry shader (`geometry`) reads its `topology` with [`parse_draw_topology`]
+/// instead: it is the draw's, not the rasterizer's.
+pub(super) fn parse_pass(cx: &Ctx<'_>, named: &Named, pass: &str, t: &DeTable<'_>, geometry: bool) -> R<PassStates> {
     let mut states = PassStates::default();
     let mut topology_span = None;
-    if let Some((_, v)) = get(t, "topology") {
+    if let Some((_, v)) = get(t, "topology").filter(|_| !geometry) {
         states.topology = parse_topology(cx, v)?;
         topology_span = Some(v.span());
     }
@@ -215,18 +217,74 @@ fn opt_f32(cx: &Ctx<'_>, t: &DeTable<'_>, key: &str) -> R<Option<(f32, Span)>> {
     }
 }
 
+/// The topology of a pass without geometry shader: D3D's name (prefix and the underscores between
+/// words optional: `TRIANGLESTRIP`, `triangle_strip`, `D3D11_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP`).
 fn parse_topology(cx: &Ctx<'_>, v: &Val<'_>) -> R<Topology> {
-    d3d_value(cx, "topology", v, "PRIMITIVE_TOPOLOGY_", Topology::from_d3d_name, Topology::names(), |n| {
-        if n.ends_with("_ADJ") {
-            Some("adjacency topologies feed geometry shaders, which WebGPU does not have".into())
-        } else if n.ends_with("CONTROL_POINT_PATCHLIST") {
-            Some("patch lists feed tessellation (hull and domain shaders), which WebGPU does not have".into())
-        } else if n == "UNDEFINED" {
-            Some("a pass needs a topology (TRIANGLELIST is the default)".into())
-        } else {
-            None
+    let lookup = |n: &str| Topology::ALL.iter().copied().find(|t| t.d3d_name() == n.replace('_', ""));
+    d3d_value(cx, "topology", v, "PRIMITIVE_TOPOLOGY_", lookup, Topology::names(), |n| {
+        use dxbc_wgsl::geometry::Topology as T;
+        match draw_topology(n) {
+            Some(T::LineListAdj | T::LineStripAdj | T::TriangleListAdj | T::TriangleStripAdj) => Some(
+                "adjacency topologies feed geometry shaders, which WebGPU lacks: add the pass's `geometry` shader \
+                 (dxbc-wgsl runs it as compute work in front of the draw), or draw the list or strip without \
+                 adjacency"
+                    .into(),
+            ),
+            Some(T::PatchList(_)) => Some(
+                "patch lists feed tessellation (hull and domain shaders), which WebGPU does not have, or a \
+                 geometry shader that reads patches: add the pass's `geometry` shader"
+                    .into(),
+            ),
+            _ if n == "UNDEFINED" => Some("a pass needs a topology (TRIANGLELIST is the default)".into()),
+            _ => None,
         }
     })
+}
+
+/// A D3D11 topology by its bare upper-case name, the underscores between words optional:
+/// `POINTLIST` (`POINT_LIST`), `LINESTRIP_ADJ` (`LINE_STRIP_ADJ`),
+/// `3_CONTROL_POINT_PATCHLIST` (`PATCH_LIST_3`), for 1 to 32 control points.
+fn draw_topology(name: &str) -> Option<dxbc_wgsl::geometry::Topology> {
+    use dxbc_wgsl::geometry::Topology as T;
+    let n = name.replace('_', "");
+    let patch = |digits: &str| -> Option<T> {
+        let points: u8 = digits.parse().ok().filter(|p| (1..=32).contains(p))?;
+        (!digits.starts_with('0')).then_some(T::PatchList(points))
+    };
+    Some(match n.as_str() {
+        "POINTLIST" => T::PointList,
+        "LINELIST" => T::LineList,
+        "LINESTRIP" => T::LineStrip,
+        "TRIANGLELIST" => T::TriangleList,
+        "TRIANGLESTRIP" => T::TriangleStrip,
+        "LINELISTADJ" => T::LineListAdj,
+        "LINESTRIPADJ" => T::LineStripAdj,
+        "TRIANGLELISTADJ" => T::TriangleListAdj,
+        "TRIANGLESTRIPADJ" => T::TriangleStripAdj,
+        _ => {
+            if let Some(d) = n.strip_suffix("CONTROLPOINTPATCHLIST") {
+                patch(d)?
+            } else {
+                patch(n.strip_prefix("PATCHLIST")?)?
+            }
+        }
+    })
+}
+
+/// The draw topology of a pass with a geometry shader: every D3D11 topology
+/// ([`draw_topology`]'s names, with or without the `D3D11_PRIMITIVE_TOPOLOGY_` prefix).
+pub(super) fn parse_draw_topology(cx: &Ctx<'_>, v: &Val<'_>) -> R<dxbc_wgsl::geometry::Topology> {
+    d3d_value(
+        cx,
+        "topology",
+        v,
+        "PRIMITIVE_TOPOLOGY_",
+        draw_topology,
+        "POINTLIST, LINELIST, LINESTRIP, TRIANGLELIST, TRIANGLESTRIP, their _ADJ forms, N_CONTROL_POINT_PATCHLIST \
+         (N = 1 to 32)"
+            .into(),
+        |n| (n == "UNDEFINED").then(|| "a pass needs a topology (TRIANGLELIST is the default)".into()),
+    )
 }
 
 const SRC1: [&str; 4] = ["SRC1_COLOR", "INV_SRC1_COLOR", "SRC1_ALPHA", "INV_SRC1_ALPHA"];
