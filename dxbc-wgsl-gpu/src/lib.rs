@@ -9,6 +9,8 @@
 //!   (`dxbc_wgsl_build::plan`) the generated code prints.
 //! - [`conformance`]: runs translated shaders and compares what they compute with the D3D test
 //!   suites' expectations (`docs/conformance.md`).
+//! - [`primitive_stage`]: the primitive stage's runtime (geometry shaders as compute work in
+//!   front of a draw), the source generated code embeds.
 //! - [`wgpu_map`]: the library's typed binding data (view dimensions, sample types, texel
 //!   formats) as wgpu's types, shared by both.
 #![warn(missing_docs)]
@@ -16,4 +18,5 @@
 pub mod conformance;
 pub mod fullscreen;
 pub mod gpu_validate;
+pub mod primitive_stage;
 pub mod wgpu_map;
