@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, DiagnosticKind, Diagnostics};
 use crate::effect::layout::Rules;
+use crate::effect::states::{draw_topology_name, input_primitive_name};
 use crate::effect::{pascal_case, snake_case, Effect, ResourceClass, ShaderRef, ShaderRole, Span, Stage, StageRules};
 use crate::reflect::{self, ReflectedLayout};
 use crate::stage::StageInfo;
+use crate::vertex_layout::InputLayout;
 use dxbc_wgsl::{BindingClass as RegisterClass, Builtin, ResourceKind as BindingKind};
 
 /// An effect with every permutation's shaders translated and checked.
@@ -27,6 +29,9 @@ pub struct CompiledEffect {
     pub resources: Vec<ResourceField>,
     /// Every file read: the effect file first, then the shader inputs (sorted).
     pub inputs: Vec<PathBuf>,
+    /// The distinct input layouts the vertex shaders of passes with a geometry shader pull
+    /// ([`GeometryVariant::input_layout`]).
+    pub input_layouts: Vec<InputLayout>,
 }
 
 impl CompiledEffect {
@@ -54,10 +59,60 @@ pub struct CompiledShader {
 /// The shaders of one pass for one permutation (indices into [`CompiledEffect::shaders`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Variant {
-    /// Vertex shader.
+    /// Vertex shader (in a pass with a geometry shader, translated as compute pulling the pass's
+    /// input layout); a compute pass's compute shader.
     pub vertex: usize,
-    /// Pixel shader.
+    /// Pixel shader (in a pass with a geometry shader, translated behind geometry).
     pub pixel: Option<usize>,
+    /// The geometry stage, in a pass with a geometry shader.
+    pub geometry: Option<GeometryVariant>,
+}
+
+impl Variant {
+    /// The shaders that bind the effect's resources, in group order of their stages: vertex
+    /// (or compute), pixel, geometry (the draw's vertex shader binds none).
+    pub fn stages(&self) -> impl Iterator<Item = usize> {
+        std::iter::once(self.vertex).chain(self.pixel).chain(self.geometry.map(|g| g.geometry))
+    }
+}
+
+/// The geometry stage of a pass for one permutation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeometryVariant {
+    /// The geometry shader (index into [`CompiledEffect::shaders`]; its
+    /// [`StageInfo::geometry`] is set).
+    pub geometry: usize,
+    /// The draw's pass-through vertex shader ([`dxbc_wgsl::geometry_draw_vertex_shader`] of the
+    /// geometry shader with the pixel shader's interpolation).
+    pub draw_vertex: usize,
+    /// The input layout the vertex shader pulls (index into [`CompiledEffect::input_layouts`]).
+    pub input_layout: usize,
+}
+
+/// The inputs a pass and permutation chose (before they are translated and merged).
+struct Choice {
+    vertex: Option<ShaderRef>,
+    geometry: Option<ShaderRef>,
+    /// In a pass with a geometry shader: the vertex shader pulling its layout.
+    pulled: Option<(ShaderRef, InputLayout)>,
+    pixel: Option<ShaderRef>,
+}
+
+/// Where a compiled shader comes from: a shader input in its role, or the draw vertex shader of
+/// a geometry shader with a pixel shader's interpolation.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    Input(ShaderRef),
+    Draw(ShaderRef, Option<ShaderRef>),
+}
+
+/// The pixel-shader inputs' writer [`check_link`] checks: the vertex shader, or, behind a
+/// geometry shader, the draw's vertex shader, named after the geometry shader.
+#[derive(Clone, Copy)]
+struct Writer<'a> {
+    stage: &'static str,
+    label: &'a str,
+    shader: &'a CompiledShader,
 }
 
 /// What a `Resources` field holds.
@@ -198,8 +253,14 @@ pub fn translate_bytes(bytes: &[u8]) -> Result<StageInfo, ShaderError> {
 /// # Errors
 /// See [`translate_bytes`].
 pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions) -> Result<StageInfo, ShaderError> {
-    // A translator panic is a bug, but still a diagnostic here, never a panic of the build.
-    let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, options)).map_err(|payload| {
+    let t = guarded(|| dxbc_wgsl::translate(bytes, options))?;
+    StageInfo::from_translation(&t).ok_or(ShaderError::Stage(t.stage))
+}
+
+/// Runs the translator: its error as [`ShaderError::Translate`], a panic (a translator bug, but
+/// still a diagnostic here, never a panic of the build) as [`ShaderError::Panic`].
+fn guarded<T>(f: impl FnOnce() -> Result<T, dxbc_wgsl::TranslateError>) -> Result<T, ShaderError> {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
         let msg = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -207,8 +268,49 @@ pub fn translate_bytes_with(bytes: &[u8], options: &dxbc_wgsl::TranslateOptions)
             .unwrap_or_else(|| "(no message)".into());
         ShaderError::Panic(msg)
     })?;
-    let t = result.map_err(ShaderError::Translate)?;
-    StageInfo::from_translation(&t).ok_or(ShaderError::Stage(t.stage))
+    result.map_err(ShaderError::Translate)
+}
+
+/// The draw's pass-through vertex shader of a geometry shader's translation
+/// ([`dxbc_wgsl::geometry_draw_vertex_shader`]), with the pixel shader's interpolation by input
+/// register.
+///
+/// # Errors
+/// The translator's ([`ShaderError::Translate`], [`ShaderError::Panic`]).
+pub fn draw_vertex_shader(
+    gs: &StageInfo,
+    interpolation: &[(u32, dxbc_wgsl::Interpolation)],
+) -> Result<StageInfo, ShaderError> {
+    let t = dxbc_wgsl::Translation {
+        wgsl: gs.wgsl.clone(),
+        stage: dxbc_wgsl::ShaderStage::Geometry,
+        shader_model: gs.shader_model,
+        entry_point: gs.entry_point.clone(),
+        inputs: gs.inputs.clone(),
+        outputs: gs.outputs.clone(),
+        bindings: gs.bindings.clone(),
+        workgroup_size: gs.workgroup_size,
+        workgroup_storage_bytes: gs.workgroup_storage_bytes,
+        derivative_uniformity_off: false,
+        required_features: gs.required_features.clone(),
+        geometry: gs.geometry.clone(),
+    };
+    let draw = guarded(|| dxbc_wgsl::geometry_draw_vertex_shader(&t, interpolation))?;
+    StageInfo::from_translation(&draw).ok_or(ShaderError::Stage(draw.stage))
+}
+
+/// Reads and translates a shader input once (the first time it is asked for).
+fn load(r: &ShaderRef, loaded: &mut BTreeMap<ShaderRef, Loaded>, inputs: &mut Vec<PathBuf>, t: &mut dyn Translator) {
+    if loaded.contains_key(r) {
+        return;
+    }
+    if !inputs.contains(&r.path) {
+        inputs.push(r.path.clone());
+    }
+    let bytes = read_shader(r);
+    let reflection = bytes.as_deref().map_or(Ok(None), |b| reflection_of(b, r.verify_checksum));
+    let info = bytes.and_then(|bytes| t.translate(r, &bytes));
+    loaded.insert(r.clone(), Loaded { info, reflection });
 }
 
 pub use crate::input::{read_limited, MAX_INPUT_BYTES};
@@ -373,25 +475,21 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         types.push((t, "layout".into()));
     }
 
-    // Resolve every stage's input per permutation, and load each distinct input once.
+    // Resolve every stage's input per permutation, and load each distinct input once. A pass
+    // with a geometry shader translates its pixel shader behind geometry and, once its vertex
+    // and geometry shaders are read, its vertex shader again as compute pulling the pass's input
+    // layout into records of the geometry shader's `input_registers`.
     let mut loaded: BTreeMap<ShaderRef, Loaded> = BTreeMap::new();
-    let mut choice: Vec<Vec<(Option<ShaderRef>, Option<ShaderRef>)>> = Vec::new();
+    let mut choice: Vec<Vec<Choice>> = Vec::new();
     let mut inputs: Vec<PathBuf> = Vec::new();
     for pass in &effect.passes {
         let mut per_perm = Vec::new();
         for values in &permutations {
-            let mut pick = |rules: &StageRules| -> Option<ShaderRef> {
+            let mut pick = |rules: &StageRules, role: ShaderRole| -> Option<ShaderRef> {
                 match effect.shader_for(rules, values) {
                     Ok(r) => {
-                        if !loaded.contains_key(&r) {
-                            if !inputs.contains(&r.path) {
-                                inputs.push(r.path.clone());
-                            }
-                            let bytes = read_shader(&r);
-                            let reflection = bytes.as_deref().map_or(Ok(None), |b| reflection_of(b, r.verify_checksum));
-                            let info = bytes.and_then(|bytes| translator.translate(&r, &bytes));
-                            loaded.insert(r.clone(), Loaded { info, reflection });
-                        }
+                        let r = r.with_role(role);
+                        load(&r, &mut loaded, &mut inputs, translator);
                         Some(r)
                     }
                     Err(d) => {
@@ -400,9 +498,23 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                     }
                 }
             };
-            let v = pick(&pass.vertex);
-            let p = pass.pixel.as_ref().and_then(&mut pick);
-            per_perm.push((v, p));
+            let geometry = pass.geometry.as_ref();
+            let v = pick(&pass.vertex, ShaderRole::Stage);
+            let g = geometry.and_then(|g| pick(&g.rules, ShaderRole::Stage));
+            let pixel_role = if geometry.is_some() { ShaderRole::BehindGeometry } else { ShaderRole::Stage };
+            let p = pass.pixel.as_ref().and_then(|rules| pick(rules, pixel_role));
+            let mut pulled = None;
+            if let (Some(v), Some(g)) = (&v, &g) {
+                let vinfo = loaded[v].info.as_ref().ok().filter(|i| i.stage == Stage::Vertex);
+                let ginfo = loaded[g].info.as_ref().ok().and_then(|i| i.geometry.as_ref());
+                if let (Some(vinfo), Some(ginfo)) = (vinfo, ginfo) {
+                    let layout = InputLayout::new(&vinfo.inputs, &effect.vertex_formats, &effect.instance_data);
+                    let r = v.with_role(ShaderRole::PulledVertex(layout.pulling(ginfo.input_registers)));
+                    load(&r, &mut loaded, &mut inputs, translator);
+                    pulled = Some((r, layout));
+                }
+            }
+            per_perm.push(Choice { vertex: v, geometry: g, pulled, pixel: p });
         }
         choice.push(per_perm);
     }
@@ -414,15 +526,21 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     let mut missing_reported: std::collections::BTreeSet<ShaderRef> = std::collections::BTreeSet::new();
     for (pi, pass) in effect.passes.iter().enumerate() {
         for (vi, values) in permutations.iter().enumerate() {
-            let (v, p) = &choice[pi][vi];
-            for (r, rules) in [(v, Some(&pass.vertex)), (p, pass.pixel.as_ref())] {
+            let c = &choice[pi][vi];
+            let stages = [
+                (c.vertex.as_ref(), Some(&pass.vertex)),
+                (c.pulled.as_ref().map(|(r, _)| r), Some(&pass.vertex)),
+                (c.geometry.as_ref(), pass.geometry.as_ref().map(|g| &g.rules)),
+                (c.pixel.as_ref(), pass.pixel.as_ref()),
+            ];
+            for (r, rules) in stages {
                 let (Some(r), Some(rules)) = (r, rules) else {
                     continue;
                 };
                 match &loaded[r].info {
                     // A missing file: once, naming the first permutation that needs it.
                     Err(msg @ ShaderError::NotFound(_)) => {
-                        if missing_reported.insert(r.clone()) {
+                        if missing_reported.insert(r.with_role(ShaderRole::Stage)) {
                             push(
                                 &mut errors,
                                 effect.error_of(
@@ -464,10 +582,23 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                             &rule_span(rules, values),
                             format!(
                                 "{} is a {} shader, but pass `{}` uses it as its {} shader",
-                                r.label(),
+                                r.with_role(ShaderRole::Stage).label(),
                                 info.stage.name(),
                                 pass.name,
                                 rules.stage.name()
+                            ),
+                        ),
+                    ),
+                    Ok(info) if rules.stage == Stage::Geometry && info.geometry.is_none() => push(
+                        &mut errors,
+                        effect.error_of(
+                            DiagnosticKind::Translation(None),
+                            &rule_span(rules, values),
+                            format!(
+                                "internal error: the translation of geometry shader {} of pass `{}` describes no \
+                                 primitive stage",
+                                r.label(),
+                                pass.name
                             ),
                         ),
                     ),
@@ -480,12 +611,104 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         return Err(Diagnostics::sorted(errors));
     }
 
+    // What only a pass with a geometry shader checks: the draw's topology feeds the geometry
+    // shader's input primitive, the vertex shader writes what it reads, depth bias meets
+    // triangles; then the draw's pass-through vertex shader (from the geometry shader's outputs
+    // and the pixel shader's interpolation).
+    let info_of = |r: &ShaderRef| loaded[r].info.as_ref().expect("errors returned above");
+    let mut draws: BTreeMap<(ShaderRef, Option<ShaderRef>), StageInfo> = BTreeMap::new();
+    for (pi, pass) in effect.passes.iter().enumerate() {
+        let Some(gstage) = &pass.geometry else { continue };
+        for (vi, values) in permutations.iter().enumerate() {
+            let c = &choice[pi][vi];
+            let (Some(v), Some(g)) = (&c.vertex, &c.geometry) else { continue };
+            let (vs, gs) = (info_of(v), info_of(g));
+            let Some(gi) = &gs.geometry else { continue };
+            let gspan = rule_span(&gstage.rules, values);
+            if !gi.input_primitive.accepts(gstage.topology) {
+                let wanted: Vec<String> = crate::effect::states::DRAW_TOPOLOGIES
+                    .iter()
+                    .filter(|t| gi.input_primitive.accepts(**t))
+                    .map(|t| draw_topology_name(*t))
+                    .collect();
+                push(
+                    &mut errors,
+                    effect.error(
+                        gstage.topology_span.as_ref().unwrap_or(&gspan),
+                        format!(
+                            "pass `{}` draws {}{}, but its geometry shader {} reads {} (dcl_inputprimitive): the pass's \
+                             `topology` must be {}",
+                            pass.name,
+                            draw_topology_name(gstage.topology),
+                            if gstage.topology_span.is_none() { " (the default)" } else { "" },
+                            g.label(),
+                            input_primitive_name(gi.input_primitive),
+                            if wanted.is_empty() {
+                                format!("a {}-control-point patch list", gi.input_primitive.vertices())
+                            } else {
+                                wanted.join(" or ")
+                            }
+                        ),
+                    ),
+                );
+            }
+            if pass.states.rasterizer.has_bias()
+                && gi.output_topology.is_some_and(|t| t != dxbc_wgsl::geometry::OutputTopology::TriangleStrip)
+            {
+                push(
+                    &mut errors,
+                    effect.error(
+                        &gspan,
+                        format!(
+                            "pass `{}`: geometry shader {} outputs {}, and WebGPU applies depth bias to triangles \
+                             only, but the pass's rasterizer state sets one; remove the bias or emit triangles",
+                            pass.name,
+                            g.label(),
+                            match gi.output_topology {
+                                Some(dxbc_wgsl::geometry::OutputTopology::PointList) => "points",
+                                _ => "line strips",
+                            }
+                        ),
+                    ),
+                );
+            }
+            check_geometry_inputs(&effect, &pass.name, (&v.label(), vs), (&g.label(), gs), &gspan, &mut errors);
+            let key = (g.clone(), c.pixel.clone());
+            if draws.contains_key(&key) {
+                continue;
+            }
+            let interpolation: Vec<(u32, dxbc_wgsl::Interpolation)> = match &c.pixel {
+                Some(p) => info_of(p).inputs.iter().filter_map(|i| Some((i.location?, i.interpolation?))).collect(),
+                None => Vec::new(),
+            };
+            match draw_vertex_shader(gs, &interpolation) {
+                Ok(info) => {
+                    draws.insert(key, info);
+                }
+                Err(e) => push(
+                    &mut errors,
+                    effect.error_of(
+                        e.diagnostic_kind(),
+                        &gspan,
+                        format!("the draw vertex shader of geometry shader {} of pass `{}`: {e}", g.label(), pass.name),
+                    ),
+                ),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics::sorted(errors));
+    }
+
     // Constant-buffer layouts from the shaders' reflection, and declared layouts checked against it.
     let mut used: Vec<(ShaderRef, Stage)> = Vec::new();
     for (pi, per) in choice.iter().enumerate() {
         let first = effect.passes[pi].vertex.stage;
-        for (v, p) in per {
-            for (r, stage) in [(v, first), (p, Stage::Pixel)] {
+        for c in per {
+            let vertex = c.pulled.as_ref().map(|(r, _)| r).or(c.vertex.as_ref());
+            for (r, stage) in
+                [(vertex, first), (c.geometry.as_ref(), Stage::Geometry), (c.pixel.as_ref(), Stage::Pixel)]
+            {
                 if let Some(r) = r {
                     if !used.contains(&(r.clone(), stage)) {
                         used.push((r.clone(), stage));
@@ -504,27 +727,55 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         effect.rule_for(rules, values).map(|r| r.path_span.clone()).unwrap_or(rules.span.clone())
     };
 
-    // Distinct shaders by WGSL text.
+    // Distinct shaders by translation: those the passes use (a vertex shader a pass with a
+    // geometry shader pulls is used only as such), and the draws' vertex shaders.
+    let mut sources: Vec<(Source, String, String, StageInfo)> = Vec::new();
+    for per in &choice {
+        for c in per {
+            let vertex = c.pulled.as_ref().map(|(r, _)| r).or(c.vertex.as_ref());
+            for r in [vertex, c.geometry.as_ref(), c.pixel.as_ref()].into_iter().flatten() {
+                if !sources.iter().any(|(s, ..)| *s == Source::Input(r.clone())) {
+                    let base = r.with_role(ShaderRole::Stage).label();
+                    let name = match r.role {
+                        ShaderRole::Stage => base,
+                        ShaderRole::PulledVertex(_) => format!("{base}_pulled"),
+                        ShaderRole::BehindGeometry => format!("{base}_behind_geometry"),
+                    };
+                    sources.push((Source::Input(r.clone()), r.label(), name, info_of(r).clone()));
+                }
+            }
+        }
+    }
+    for ((g, p), info) in &draws {
+        sources.push((
+            Source::Draw(g.clone(), p.clone()),
+            format!("{} (draw vertex shader)", g.label()),
+            format!("{}_draw", g.label()),
+            info.clone(),
+        ));
+    }
+    sources.sort_by(|a, b| a.0.cmp(&b.0));
     let mut shaders: Vec<CompiledShader> = Vec::new();
-    let mut index_of: BTreeMap<ShaderRef, usize> = BTreeMap::new();
-    for (r, l) in &loaded {
-        let info = l.info.as_ref().expect("errors returned above");
-        let i = match shaders.iter().position(|s| s.info == *info) {
+    let mut names: Vec<String> = Vec::new();
+    let mut index_of: BTreeMap<Source, usize> = BTreeMap::new();
+    for (source, label, name, info) in sources {
+        let i = match shaders.iter().position(|s| s.info == info) {
             Some(i) => {
-                shaders[i].labels.push(r.label());
+                shaders[i].labels.push(label);
                 i
             }
             None => {
                 shaders.push(CompiledShader {
                     const_name: String::new(),
-                    labels: vec![r.label()],
-                    info: info.clone(),
+                    labels: vec![label],
+                    info,
                     fields: BTreeMap::new(),
                 });
+                names.push(name);
                 shaders.len() - 1
             }
         };
-        index_of.insert(r.clone(), i);
+        index_of.insert(source, i);
     }
     // Order shaders by stage (vertex first) then label, and name them.
     let mut order: Vec<usize> = (0..shaders.len()).collect();
@@ -537,8 +788,8 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     }
     let mut sorted: Vec<CompiledShader> = order.iter().map(|&i| shaders[i].clone()).collect();
     let mut used_names: Vec<String> = Vec::new();
-    for s in &mut sorted {
-        let base = const_name(&effect.name, &s.labels[0]);
+    for (s, &old) in sorted.iter_mut().zip(&order) {
+        let base = const_name(&effect.name, &names[old]);
         let mut name = base.clone();
         let mut n = 2;
         while used_names.contains(&name) {
@@ -549,13 +800,31 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         s.const_name = name;
     }
     let mut shaders = sorted;
+    let mut input_layouts: Vec<InputLayout> = Vec::new();
     let passes: Vec<Vec<Variant>> = choice
         .iter()
         .map(|per| {
             per.iter()
-                .map(|(v, p)| Variant {
-                    vertex: remap[index_of[v.as_ref().expect("errors returned above")]],
-                    pixel: p.as_ref().map(|p| remap[index_of[p]]),
+                .map(|c| {
+                    let index = |r: &ShaderRef| remap[index_of[&Source::Input(r.clone())]];
+                    let vertex =
+                        c.pulled.as_ref().map(|(r, _)| r).or(c.vertex.as_ref()).expect("errors returned above");
+                    let geometry = c.geometry.as_ref().map(|g| {
+                        let (_, layout) = c.pulled.as_ref().expect("a geometry pass's vertex shader is pulled");
+                        let input_layout = match input_layouts.iter().position(|l| l == layout) {
+                            Some(i) => i,
+                            None => {
+                                input_layouts.push(layout.clone());
+                                input_layouts.len() - 1
+                            }
+                        };
+                        GeometryVariant {
+                            geometry: index(g),
+                            draw_vertex: remap[index_of[&Source::Draw(g.clone(), c.pixel.clone())]],
+                            input_layout,
+                        }
+                    });
+                    Variant { vertex: index(vertex), pixel: c.pixel.as_ref().map(index), geometry }
                 })
                 .collect()
         })
@@ -566,7 +835,11 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     for (pi, pass) in effect.passes.iter().enumerate() {
         for (vi, values) in permutations.iter().enumerate() {
             let variant = passes[pi][vi];
-            let stages = [Some((variant.vertex, &pass.vertex)), variant.pixel.zip(pass.pixel.as_ref())];
+            let stages = [
+                Some((variant.vertex, &pass.vertex)),
+                variant.geometry.map(|g| g.geometry).zip(pass.geometry.as_ref().map(|g| &g.rules)),
+                variant.pixel.zip(pass.pixel.as_ref()),
+            ];
             for (si, rules) in stages.into_iter().flatten() {
                 let at = rule_span(rules, values);
                 shaders[si].fields =
@@ -602,29 +875,53 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 }
             }
             if let (Some(ps), Some(prules)) = (variant.pixel, pass.pixel.as_ref()) {
-                check_link(
-                    &effect,
-                    &pass.name,
-                    &shaders[variant.vertex],
-                    &shaders[ps],
-                    &rule_span(prules, values),
-                    &mut errors,
-                );
+                // Behind a geometry shader the pixel shader reads what the draw's vertex shader
+                // passes on: the geometry shader's outputs.
+                let writer = match variant.geometry {
+                    Some(g) => Writer {
+                        stage: "geometry",
+                        label: &shaders[g.geometry].labels[0],
+                        shader: &shaders[g.draw_vertex],
+                    },
+                    None => Writer {
+                        stage: "vertex",
+                        label: &shaders[variant.vertex].labels[0],
+                        shader: &shaders[variant.vertex],
+                    },
+                };
+                check_link(&effect, &pass.name, writer, &shaders[ps], &rule_span(prules, values), &mut errors);
             }
         }
     }
     // Required = bound by every variant.
     for (fi, f) in resources.iter_mut().enumerate() {
-        f.required = passes
-            .iter()
-            .flatten()
-            .all(|v| std::iter::once(v.vertex).chain(v.pixel).any(|si| shaders[si].fields.values().any(|&f| f == fi)));
+        f.required =
+            passes.iter().flatten().all(|v| v.stages().any(|si| shaders[si].fields.values().any(|&f| f == fi)));
+    }
+    // The vertex shaders' inputs, as they read vertex attributes (a vertex shader a pass with a
+    // geometry shader pulls reads the same inputs), with whether a pass with a geometry shader
+    // uses it.
+    let mut readers: Vec<(String, &[dxbc_wgsl::InterfaceVar], Option<&str>)> = Vec::new();
+    for (pi, per) in choice.iter().enumerate() {
+        let pass = &effect.passes[pi];
+        if pass.is_compute() {
+            continue;
+        }
+        for c in per {
+            let Some(v) = &c.vertex else { continue };
+            let plain = (pass.geometry.is_none()).then_some(pass.name.as_str());
+            let label = v.label();
+            match readers.iter_mut().find(|(l, ..)| *l == label) {
+                Some(r) => r.2 = r.2.or(plain),
+                None => readers.push((label, &info_of(v).inputs, plain)),
+            }
+        }
     }
     // Vertex-format overrides must apply to some vertex input, with a compatible kind.
     for o in &effect.vertex_formats {
         let mut used = false;
-        for s in shaders.iter().filter(|s| s.info.stage == Stage::Vertex) {
-            for input in s.info.inputs.iter().filter(|i| i.location.is_some()) {
+        for (label, inputs, _) in &readers {
+            for input in inputs.iter().filter(|i| i.location.is_some()) {
                 if input.semantic.eq_ignore_ascii_case(&o.semantic) && input.semantic_index == o.index {
                     used = true;
                     if input.scalar != o.format.kind {
@@ -634,7 +931,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                                 &o.span,
                                 format!(
                                     "{} reads {} as {}, which format {} cannot supply ({} components)",
-                                    s.labels[0],
+                                    label,
                                     input.semantic_label(),
                                     input.wgsl_type(),
                                     o.format.webgpu,
@@ -659,6 +956,33 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         "no vertex shader of the effect reads {}{}",
                         o.semantic,
                         if o.index == 0 { String::new() } else { o.index.to_string() }
+                    ),
+                ),
+            );
+        }
+    }
+    // Per-instance data must be read by some vertex shader, and only by vertex shaders that pull
+    // their inputs (passes with a geometry shader): a render pass's vertex layout is one
+    // per-vertex buffer.
+    for d in &effect.instance_data {
+        let reads = |inputs: &[dxbc_wgsl::InterfaceVar]| {
+            inputs.iter().any(|i| {
+                i.location.is_some() && i.semantic.eq_ignore_ascii_case(&d.semantic) && i.semantic_index == d.index
+            })
+        };
+        let name = format!("{}{}", d.semantic, if d.index == 0 { String::new() } else { d.index.to_string() });
+        let readers_of: Vec<_> = readers.iter().filter(|(_, inputs, _)| reads(inputs)).collect();
+        if readers_of.is_empty() {
+            push(&mut errors, effect.error(&d.span, format!("no vertex shader of the effect reads {name}")));
+        } else if let Some((label, _, Some(pass))) = readers_of.iter().find(|r| r.2.is_some()) {
+            push(
+                &mut errors,
+                effect.error(
+                    &d.span,
+                    format!(
+                        "{name} is per-instance data, but pass `{pass}` draws vertex shader {label} without a geometry \
+                         shader: a render pass reads one per-vertex buffer (per-instance data is pulled only by the \
+                         vertex shaders of passes with a geometry shader)"
                     ),
                 ),
             );
@@ -767,7 +1091,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     }
     inputs.sort();
     inputs.insert(0, effect.path.clone());
-    Ok(CompiledEffect { effect, permutations, shaders, passes, resources, inputs })
+    Ok(CompiledEffect { effect, permutations, shaders, passes, resources, inputs, input_layouts })
 }
 
 /// Fills the layouts the effect file leaves to the reflection, and compares declared layouts with
@@ -1201,11 +1525,12 @@ fn check_bindings(
 fn check_link(
     effect: &Effect,
     pass: &str,
-    vs: &CompiledShader,
+    writer: Writer<'_>,
     ps: &CompiledShader,
     at: &Span,
     errors: &mut Vec<Diagnostic>,
 ) {
+    let Writer { stage, label, shader: vs } = writer;
     for input in ps.info.inputs.iter().filter(|i| i.location.is_some()) {
         let found = vs.info.outputs.iter().find(|o| {
             o.register == input.register
@@ -1222,36 +1547,33 @@ fn check_link(
                     .map(|o| o.semantic_label())
                     .collect();
                 Some(format!(
-                    "pixel shader {} reads {} (v{}) but vertex shader {} writes {} at o{}",
+                    "pixel shader {} reads {} (v{}) but {stage} shader {label} writes {} at o{}",
                     ps.labels[0],
                     input.semantic_label(),
                     input.register,
-                    vs.labels[0],
                     if at_reg.is_empty() { "nothing".to_string() } else { at_reg.join(", ") },
                     input.register
                 ))
             }
             Some(o) if o.location != input.location || o.scalar != input.scalar || o.components < input.components => {
                 Some(format!(
-                    "pixel shader {} reads {} as @location({}) {}, but vertex shader {} writes it as @location({}) {}",
+                    "pixel shader {} reads {} as @location({}) {}, but {stage} shader {label} writes it as @location({}) {}",
                     ps.labels[0],
                     input.semantic_label(),
                     input.location.unwrap_or(0),
                     input.wgsl_type(),
-                    vs.labels[0],
                     o.location.map(|l| l.to_string()).unwrap_or_else(|| "builtin".into()),
                     o.wgsl_type()
                 ))
             }
             Some(o) if o.interpolation.is_some() && input.interpolation.is_some() && o.interpolation != input.interpolation => {
                 Some(format!(
-                    "pixel shader {} reads {} with {} interpolation, but vertex shader {} writes it with {}: WebGPU needs both \
+                    "pixel shader {} reads {} with {} interpolation, but {stage} shader {label} writes it with {}: WebGPU needs both \
                      sides to agree, and effects translate each vertex shader once (D3D declares interpolation in the pixel \
                      shader only)",
                     ps.labels[0],
                     input.semantic_label(),
                     input.interpolation.map_or("", |i| i.name()),
-                    vs.labels[0],
                     o.interpolation.map_or("", |i| i.name())
                 ))
             }
@@ -1262,6 +1584,45 @@ fn check_link(
             if !errors.contains(&d) {
                 errors.push(d);
             }
+        }
+    }
+}
+
+/// Every register a geometry shader reads (`v[n][r]`) is written by the pass's vertex shader at
+/// the same register with the same semantic (D3D's linking rule between the stages).
+fn check_geometry_inputs(
+    effect: &Effect,
+    pass: &str,
+    (vs_label, vs): (&str, &StageInfo),
+    (gs_label, gs): (&str, &StageInfo),
+    at: &Span,
+    errors: &mut Vec<Diagnostic>,
+) {
+    for input in gs.inputs.iter().filter(|i| i.builtin.is_none() && !i.semantic.is_empty()) {
+        let written = vs.outputs.iter().any(|o| {
+            o.register == input.register
+                && o.semantic.eq_ignore_ascii_case(&input.semantic)
+                && o.semantic_index == input.semantic_index
+        });
+        if written {
+            continue;
+        }
+        let at_reg: Vec<String> =
+            vs.outputs.iter().filter(|o| o.register == input.register).map(|o| o.semantic_label()).collect();
+        let d = effect.error(
+            at,
+            format!(
+                "effect {}, pass `{pass}`: geometry shader {gs_label} reads {} (v[][{}]) but vertex shader {vs_label} \
+                 writes {} at o{}",
+                effect.name,
+                input.semantic_label(),
+                input.register,
+                if at_reg.is_empty() { "nothing".to_string() } else { at_reg.join(", ") },
+                input.register
+            ),
+        );
+        if !errors.contains(&d) {
+            errors.push(d);
         }
     }
 }

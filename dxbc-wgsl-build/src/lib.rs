@@ -21,7 +21,7 @@
 //!   `include_effect!` check the wgpu the user's crate resolves (its `Cargo.lock`).
 //!
 //! The modules import each other in one direction, never in a circle (`tests/module_graph.rs`
-//! checks it): `effect` (with `diag` and `vertex`) at the bottom; `stage`, `reflect` and the
+//! checks it): `effect` (with `diag` and `vertex`) at the bottom; `vertex_layout`, `stage`, `reflect` and the
 //! struct writer (`structs`, `writer`: the `#[repr(C)]` constant-buffer structs that `codegen`
 //! and `reflect` print) on it; `compile` on those; `plan` on `compile`; `codegen` on `plan`;
 //! `builder` on top.
@@ -38,6 +38,7 @@ pub mod reflect;
 pub mod stage;
 mod structs;
 pub mod vertex;
+pub mod vertex_layout;
 pub mod wgpu_version;
 mod writer;
 

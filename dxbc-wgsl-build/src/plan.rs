@@ -14,9 +14,9 @@
 //! ([`CompiledShader::fields`]); nothing downstream looks a field up by name.
 
 use crate::compile::{CompiledEffect, CompiledShader, ResourceField};
-use crate::effect::{is_keyword, pascal_case, snake_case, VertexFormatOverride};
-use crate::vertex::VertexFormat;
-use dxbc_wgsl::{InterfaceVar as Interface, ResourceBinding as Binding};
+use crate::effect::{pascal_case, PassKind};
+pub use crate::vertex_layout::{vertex_attributes, VertexAttribute};
+use dxbc_wgsl::ResourceBinding as Binding;
 
 /// What the generated module builds, per pass and permutation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,8 +38,23 @@ pub struct PipelinePlan {
     /// Distinct bind group layouts of the compute passes (`@group(0)`, the compute shader's
     /// resources), sorted by binding number. Their fields are [`PipelinePlan::compute_fields`].
     pub compute_groups: Vec<Vec<GroupEntry>>,
-    /// Distinct vertex buffer layouts (one generated vertex struct each).
+    /// Fields of the resources struct of the passes with a geometry shader
+    /// (`GeometryResources`), the same way.
+    pub geometry_fields: Vec<ResourceField>,
+    /// Distinct bind group layouts of the passes with a geometry shader, by group: `[0]` the
+    /// vertex shader's resources (a compute module there: visibility `COMPUTE`), `[1]` the pixel
+    /// shader's (`FRAGMENT`), `[2]` the geometry shader's (`COMPUTE`). Their fields are
+    /// [`PipelinePlan::geometry_fields`]. The primitive stage's own buffers (group 3) are the
+    /// runtime's, fixed by `dxbc_wgsl::geometry`.
+    pub geometry_groups: [Vec<Vec<GroupEntry>>; 3],
+    /// Distinct descriptions of primitive stages (the runtime's `StageDesc`).
+    pub stage_descs: Vec<StageDesc>,
+    /// Distinct vertex buffer layouts (one generated vertex struct each): a render pass's
+    /// buffer, and the per-vertex slot (0) of a pass with a geometry shader.
     pub vertex_layouts: Vec<VertexLayout>,
+    /// Distinct per-instance layouts (slot 1 of a pass with a geometry shader, `[instance_data]`):
+    /// one generated instance struct each.
+    pub instance_layouts: Vec<VertexLayout>,
     /// Per pass, per permutation (in [`CompiledEffect::permutations`] order).
     pub variants: Vec<Vec<VariantPlan>>,
 }
@@ -59,14 +74,19 @@ pub struct GroupEntry {
 /// [`PipelinePlan::compute_groups`]. Only the plan makes them, for fields it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FieldId {
-    compute: bool,
+    kind: PassKind,
     index: usize,
 }
 
 impl FieldId {
     /// Whether it is a field of the compute passes' struct.
     pub fn is_compute(self) -> bool {
-        self.compute
+        self.kind == PassKind::Compute
+    }
+
+    /// The kind of pass whose struct holds it.
+    pub fn kind(self) -> PassKind {
+        self.kind
     }
 
     /// Its position in its struct's fields.
@@ -75,13 +95,63 @@ impl FieldId {
     }
 }
 
-/// One pass of one permutation: a render pipeline or a compute pipeline, as the pass is.
+/// One pass of one permutation: a render pipeline, a compute pipeline, or a primitive stage, as
+/// the pass is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VariantPlan {
     /// A render pass's pipeline.
     Render(RenderVariant),
     /// A compute pass's pipeline.
     Compute(ComputeVariant),
+    /// A pass with a geometry shader: the primitive stage's pipelines.
+    Geometry(GeometryVariant),
+}
+
+/// One pass with a geometry shader, of one permutation: the runtime's vertex, geometry and
+/// assembly compute pipelines and the draw's render pipeline (`docs/geometry.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GeometryVariant {
+    /// The vertex shader translated as compute (index into [`CompiledEffect::shaders`]).
+    pub vertex: usize,
+    /// The geometry shader.
+    pub geometry: usize,
+    /// The draw's pass-through vertex shader.
+    pub draw_vertex: usize,
+    /// The pixel shader (translated behind geometry), if the pass has one.
+    pub pixel: Option<usize>,
+    /// Bind group layouts: indices into [`PipelinePlan::geometry_groups`] `[0]` (vertex), `[1]`
+    /// (pixel), `[2]` (geometry).
+    pub groups: [usize; 3],
+    /// The per-vertex layout (slot 0; index into [`PipelinePlan::vertex_layouts`]).
+    pub vertex_layout: Option<usize>,
+    /// The per-instance layout (slot 1; index into [`PipelinePlan::instance_layouts`]).
+    pub instance_layout: Option<usize>,
+    /// The primitive stage's description (index into [`PipelinePlan::stage_descs`]).
+    pub stage: usize,
+}
+
+/// What is fixed about one pass with a geometry shader, as the runtime's `StageDesc` takes it:
+/// the geometry shader's `GeometryInfo` and the vertex buffer slots its vertex shader pulls.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StageDesc {
+    /// `dcl_inputprimitive`.
+    pub input_primitive: dxbc_wgsl::geometry::InputPrimitive,
+    /// Registers per vertex record.
+    pub input_registers: u32,
+    /// Registers per output vertex.
+    pub output_registers: u32,
+    /// `dcl_maxout`.
+    pub max_vertices: u32,
+    /// `dcl_gsinstances` (1 without it).
+    pub gs_instances: u32,
+    /// Output index words per invocation (0 for a point list).
+    pub index_stride: u32,
+    /// `dcl_outputtopology` (`None`: the shader emits nothing).
+    pub output: Option<dxbc_wgsl::geometry::OutputTopology>,
+    /// The vertex buffer slots the vertex shader pulls, ascending.
+    pub vertex_slots: Vec<u32>,
+    /// Byte stride per slot in [`StageDesc::vertex_slots`] (the same order).
+    pub vertex_strides: Vec<u32>,
 }
 
 /// One render pass of one permutation.
@@ -120,38 +190,72 @@ pub struct VertexLayout {
     pub stride: u32,
 }
 
-/// One vertex attribute.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VertexAttribute {
-    /// `@location` of the shader input.
-    pub location: u32,
-    /// Its semantic (`TEXCOORD1`).
-    pub semantic: String,
-    /// The format the buffer holds.
-    pub format: VertexFormat,
-    /// Byte offset in the vertex.
-    pub offset: u32,
-    /// Field name in the generated vertex struct.
-    pub field: String,
-}
-
 impl PipelinePlan {
     /// The plan of a compiled effect.
     pub fn new(c: &CompiledEffect) -> Self {
-        let (render_fields, render_ids) = kind_fields(c, false);
-        let (compute_fields, compute_ids) = kind_fields(c, true);
+        let (render_fields, render_ids) = kind_fields(c, PassKind::Render);
+        let (compute_fields, compute_ids) = kind_fields(c, PassKind::Compute);
+        let (geometry_fields, geometry_ids) = kind_fields(c, PassKind::Geometry);
         let mut plan = PipelinePlan {
             render_fields,
             compute_fields,
             groups: [Vec::new(), Vec::new()],
             compute_groups: Vec::new(),
+            geometry_fields,
+            geometry_groups: [Vec::new(), Vec::new(), Vec::new()],
+            stage_descs: Vec::new(),
             vertex_layouts: Vec::new(),
+            instance_layouts: Vec::new(),
             variants: Vec::new(),
         };
         for (pass, variants) in c.effect.passes.iter().zip(&c.passes) {
             let mut per_pass = Vec::new();
             for v in variants {
                 let first = &c.shaders[v.vertex].info;
+                if let Some(g) = v.geometry {
+                    let entries =
+                        |s: Option<usize>| s.map(|s| shader_entries(&c.shaders[s], &geometry_ids)).unwrap_or_default();
+                    let groups = [
+                        intern(&mut plan.geometry_groups[0], entries(Some(v.vertex))),
+                        intern(&mut plan.geometry_groups[1], entries(v.pixel)),
+                        intern(&mut plan.geometry_groups[2], entries(Some(g.geometry))),
+                    ];
+                    let layout = &c.input_layouts[g.input_layout];
+                    let vertex_layout = layout
+                        .vertices
+                        .clone()
+                        .map(|(attributes, stride)| plan.intern_vertex_layout(attributes, stride));
+                    let instance_layout = layout
+                        .instances
+                        .clone()
+                        .map(|(attributes, stride)| plan.intern_instance_layout(attributes, stride));
+                    let info =
+                        c.shaders[g.geometry].info.geometry.clone().expect("compile checked the geometry shader");
+                    let (vertex_slots, vertex_strides) = layout.slots().map(|(slot, _, stride)| (slot, stride)).unzip();
+                    let desc = StageDesc {
+                        input_primitive: info.input_primitive,
+                        input_registers: info.input_registers,
+                        output_registers: info.output_registers,
+                        max_vertices: info.max_vertices,
+                        gs_instances: info.instances,
+                        index_stride: info.index_stride,
+                        output: info.output_topology,
+                        vertex_slots,
+                        vertex_strides,
+                    };
+                    let stage = intern_one(&mut plan.stage_descs, desc);
+                    per_pass.push(VariantPlan::Geometry(GeometryVariant {
+                        vertex: v.vertex,
+                        geometry: g.geometry,
+                        draw_vertex: g.draw_vertex,
+                        pixel: v.pixel,
+                        groups,
+                        vertex_layout,
+                        instance_layout,
+                        stage,
+                    }));
+                    continue;
+                }
                 if pass.is_compute() {
                     let entries = shader_entries(&c.shaders[v.vertex], &compute_ids);
                     let group = intern(&mut plan.compute_groups, entries);
@@ -193,19 +297,30 @@ impl PipelinePlan {
         &self.compute_groups[v.group]
     }
 
+    /// The bind group layout entries of a pass with a geometry shader: `[group 0 (vertex),
+    /// group 1 (pixel), group 2 (geometry)]`.
+    pub fn geometry_entries(&self, v: &GeometryVariant) -> [&[GroupEntry]; 3] {
+        [0, 1, 2].map(|g| self.geometry_groups[g][v.groups[g]].as_slice())
+    }
+
     /// The fields of the render passes' (`compute == false`) or the compute passes' resources
     /// struct.
     pub fn fields(&self, compute: bool) -> &[ResourceField] {
-        if compute {
-            &self.compute_fields
-        } else {
-            &self.render_fields
+        self.fields_of(if compute { PassKind::Compute } else { PassKind::Render })
+    }
+
+    /// The fields of the resources struct of one kind of pass.
+    pub fn fields_of(&self, kind: PassKind) -> &[ResourceField] {
+        match kind {
+            PassKind::Render => &self.render_fields,
+            PassKind::Compute => &self.compute_fields,
+            PassKind::Geometry => &self.geometry_fields,
         }
     }
 
     /// The field a bind group layout entry binds.
     pub fn field(&self, id: FieldId) -> &ResourceField {
-        &self.fields(id.compute)[id.index]
+        &self.fields_of(id.kind)[id.index]
     }
 
     /// Index of an identical layout, or of the new one, named after its attributes.
@@ -228,6 +343,29 @@ impl PipelinePlan {
         }
         self.vertex_layouts.push(VertexLayout { struct_name: name, attributes, stride });
         self.vertex_layouts.len() - 1
+    }
+
+    /// Index of an identical per-instance layout, or of the new one, named after its attributes
+    /// (`InstanceTexcoord4`).
+    fn intern_instance_layout(&mut self, attributes: Vec<VertexAttribute>, stride: u32) -> usize {
+        let key = |a: &VertexAttribute| (a.location, a.format, a.offset, a.instance_step_rate);
+        if let Some(i) =
+            self.instance_layouts.iter().position(|l| l.attributes.iter().map(key).eq(attributes.iter().map(key)))
+        {
+            return i;
+        }
+        let mut name = String::from("Instance");
+        for a in &attributes {
+            name.push_str(&pascal_case(&a.field));
+        }
+        let base = name.clone();
+        let mut n = 2;
+        while self.instance_layouts.iter().any(|l| l.struct_name == name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        self.instance_layouts.push(VertexLayout { struct_name: name, attributes, stride });
+        self.instance_layouts.len() - 1
     }
 }
 
@@ -269,13 +407,13 @@ fn bound_fields(s: &CompiledShader) -> impl Iterator<Item = (&Binding, usize)> {
 /// The fields of the resources struct of the render passes (`compute == false`) or of the
 /// compute passes (see [`PipelinePlan::render_fields`]), and the id of each field of
 /// [`CompiledEffect::resources`] in it (`None`: those passes do not bind it).
-fn kind_fields(c: &CompiledEffect, compute: bool) -> (Vec<ResourceField>, Vec<Option<FieldId>>) {
+fn kind_fields(c: &CompiledEffect, kind: PassKind) -> (Vec<ResourceField>, Vec<Option<FieldId>>) {
     let variants: Vec<_> =
-        c.effect.passes.iter().zip(&c.passes).filter(|(p, _)| p.is_compute() == compute).flat_map(|(_, v)| v).collect();
+        c.effect.passes.iter().zip(&c.passes).filter(|(p, _)| p.kind() == kind).flat_map(|(_, v)| v).collect();
     let mut fields: Vec<ResourceField> = Vec::new();
     let mut ids: Vec<Option<FieldId>> = vec![None; c.resources.len()];
     for v in &variants {
-        for si in std::iter::once(v.vertex).chain(v.pixel) {
+        for si in v.stages() {
             let s = &c.shaders[si];
             for (b, fi) in bound_fields(s) {
                 let (reg, describe) = (b.register.to_string(), crate::stage::describe(&b.kind));
@@ -290,7 +428,7 @@ fn kind_fields(c: &CompiledEffect, compute: bool) -> (Vec<ResourceField>, Vec<Op
                         }
                     }
                     None => {
-                        ids[fi] = Some(FieldId { compute, index: fields.len() });
+                        ids[fi] = Some(FieldId { kind, index: fields.len() });
                         fields.push(ResourceField {
                             registers: vec![(s.info.stage, reg)],
                             kinds: vec![describe],
@@ -304,11 +442,20 @@ fn kind_fields(c: &CompiledEffect, compute: bool) -> (Vec<ResourceField>, Vec<Op
     }
     for (fi, id) in ids.iter().enumerate() {
         let Some(id) = id else { continue };
-        fields[id.index].required = variants.iter().all(|v| {
-            std::iter::once(v.vertex).chain(v.pixel).any(|si| bound_fields(&c.shaders[si]).any(|(_, f)| f == fi))
-        });
+        fields[id.index].required =
+            variants.iter().all(|v| v.stages().any(|si| bound_fields(&c.shaders[si]).any(|(_, f)| f == fi)));
     }
     (fields, ids)
+}
+
+fn intern_one<T: PartialEq>(list: &mut Vec<T>, item: T) -> usize {
+    match list.iter().position(|x| *x == item) {
+        Some(i) => i,
+        None => {
+            list.push(item);
+            list.len() - 1
+        }
+    }
 }
 
 fn intern<T: PartialEq>(list: &mut Vec<Vec<T>>, entries: Vec<T>) -> usize {
@@ -319,50 +466,4 @@ fn intern<T: PartialEq>(list: &mut Vec<Vec<T>>, entries: Vec<T>) -> usize {
             list.len() - 1
         }
     }
-}
-
-/// The vertex buffer a vertex shader with `inputs` reads: its attributes tightly packed in
-/// location order (each offset aligned to min(4, format size)) with the shader input's 32-bit
-/// format unless `overrides` (the effect file's `[vertex_formats]`) names another, and the stride
-/// rounded up to 4. `None` when the shader reads no vertex attributes.
-pub fn vertex_attributes(
-    inputs: &[Interface],
-    overrides: &[VertexFormatOverride],
-) -> Option<(Vec<VertexAttribute>, u32)> {
-    let mut inputs: Vec<_> = inputs.iter().filter(|i| i.location.is_some()).collect();
-    if inputs.is_empty() {
-        return None;
-    }
-    inputs.sort_by_key(|i| i.location);
-    let mut attrs = Vec::new();
-    let mut offset = 0u32;
-    let mut names: Vec<String> = Vec::new();
-    for i in inputs {
-        let format = overrides
-            .iter()
-            .find(|o| o.semantic.eq_ignore_ascii_case(&i.semantic) && o.index == i.semantic_index)
-            .map(|o| o.format)
-            .unwrap_or_else(|| VertexFormat::default_for(i.scalar, i.components));
-        let align = format.size.min(4);
-        offset = offset.div_ceil(align) * align;
-        let sem = i.semantic.strip_prefix("SV_").or_else(|| i.semantic.strip_prefix("sv_")).unwrap_or(&i.semantic);
-        let mut field = snake_case(sem);
-        if i.semantic_index != 0 {
-            field.push_str(&i.semantic_index.to_string());
-        }
-        if field.is_empty() || is_keyword(&field) || names.contains(&field) {
-            field = format!("{field}_l{}", i.location.unwrap_or(0));
-        }
-        names.push(field.clone());
-        attrs.push(VertexAttribute {
-            location: i.location.unwrap_or(0),
-            semantic: i.semantic_label(),
-            format,
-            offset,
-            field,
-        });
-        offset += format.size;
-    }
-    let stride = offset.div_ceil(4) * 4;
-    Some((attrs, stride))
 }

@@ -102,6 +102,14 @@ impl VertexFormat {
     }
 }
 
+impl VertexFormat {
+    /// The library's value for the format (same WebGPU name).
+    pub fn geometry_format(&self) -> dxbc_wgsl::geometry::VertexFormat {
+        dxbc_wgsl::geometry::VertexFormat::from_webgpu_name(self.webgpu)
+            .expect("the build side's vertex formats are the library's (a test checks it)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +123,15 @@ mod tests {
         assert!(VertexFormat::by_name("float32x5").is_none());
         assert_eq!(VertexFormat::default_for(Kind::Float, 4).wgpu, "Float32x4");
         assert_eq!(VertexFormat::default_for(Kind::Uint, 1).wgpu, "Uint32");
+    }
+
+    /// Every format has the library's counterpart, of the same size, components and kind.
+    #[test]
+    fn formats_are_the_librarys() {
+        assert_eq!(FORMATS.len(), dxbc_wgsl::geometry::VertexFormat::ALL.len());
+        for (f, _) in FORMATS {
+            let g = f.geometry_format();
+            assert_eq!((g.size(), g.components(), g.kind()), (f.size, u32::from(f.components), f.kind), "{}", f.webgpu);
+        }
     }
 }

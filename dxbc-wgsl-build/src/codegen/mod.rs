@@ -46,7 +46,7 @@
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
-use crate::effect::{pascal_case, AxisKind, Layout, Stage};
+use crate::effect::{pascal_case, AxisKind, Layout, PassKind, Stage};
 use crate::plan::{GroupEntry, PipelinePlan, VariantPlan};
 pub use crate::structs::{struct_source, StructSource, Word};
 use crate::structs::{Doc, Structs};
@@ -65,14 +65,14 @@ pub fn generate(c: &CompiledEffect) -> String {
 struct Gen<'a> {
     c: &'a CompiledEffect,
     w: W,
-    /// Every pass is a compute pass (the effect has compute passes only).
-    compute: bool,
     /// The effect has render passes and compute passes.
     mixed: bool,
     /// The names of the render passes' items.
     render: Kind,
     /// The names of the compute passes' items.
     compute_kind: Kind,
+    /// The passes with a geometry shader.
+    geometry: GeometryKind,
     /// Resources structs, bind group layouts, vertex layouts and the variants that use them.
     plan: PipelinePlan,
     /// The constant-buffer structs and the structs of their struct members.
@@ -109,10 +109,36 @@ struct Kind {
     group_entries_fn: &'static str,
 }
 
+/// The passes with a geometry shader: their API is always named `Geometry*` (`GeometryPass`,
+/// `GeometryShaders`, `GeometryResources`, `GeometryLayouts`, `GeometryBindGroups`), beside one
+/// stage type per pass (`codegen/geometry.rs`).
+struct GeometryKind {
+    /// Indices of the passes (into `Effect::passes`), in declaration order.
+    passes: Vec<usize>,
+    /// `GeometryPass`, when there are several such passes (or techniques).
+    pass_enum: Option<&'static str>,
+}
+
+impl GeometryKind {
+    fn new(c: &CompiledEffect) -> Self {
+        let passes: Vec<usize> = c
+            .effect
+            .passes
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.kind() == PassKind::Geometry)
+            .map(|(i, _)| i)
+            .collect();
+        let several = passes.len() > 1 || (!passes.is_empty() && !c.effect.techniques.is_empty());
+        GeometryKind { passes, pass_enum: several.then_some("GeometryPass") }
+    }
+}
+
 impl Kind {
     fn new(c: &CompiledEffect, compute: bool, mixed: bool) -> Self {
+        let kind = if compute { PassKind::Compute } else { PassKind::Render };
         let passes: Vec<usize> =
-            c.effect.passes.iter().enumerate().filter(|(_, p)| p.is_compute() == compute).map(|(i, _)| i).collect();
+            c.effect.passes.iter().enumerate().filter(|(_, p)| p.kind() == kind).map(|(i, _)| i).collect();
         // Techniques name passes through the pass enums: with techniques they always exist.
         let several = passes.len() > 1 || (!passes.is_empty() && !c.effect.techniques.is_empty());
         if mixed && compute {
@@ -196,23 +222,28 @@ impl<'a> Gen<'a> {
         Gen {
             c,
             w: W::default(),
-            compute: c.effect.passes.iter().all(|p| p.is_compute()),
             mixed,
             render: Kind::new(c, false, mixed),
             compute_kind: Kind::new(c, true, mixed),
+            geometry: GeometryKind::new(c),
             plan,
             structs: Structs::new(taken),
         }
     }
 
-    /// Whether the effect has render passes.
+    /// Whether the effect has render passes (without geometry shader).
     fn has_render(&self) -> bool {
-        !self.compute
+        !self.render.passes.is_empty()
     }
 
     /// Whether the effect has compute passes.
     fn has_compute(&self) -> bool {
-        self.compute || self.mixed
+        !self.compute_kind.passes.is_empty()
+    }
+
+    /// Whether the effect has passes with a geometry shader.
+    fn has_geometry(&self) -> bool {
+        !self.geometry.passes.is_empty()
     }
 
     fn run(mut self) -> String {
@@ -436,37 +467,58 @@ impl<'a> Gen<'a> {
         if techniques.is_empty() {
             return;
         }
-        let mixed = self.mixed;
+        // With passes of several kinds, a technique's steps say which API runs each.
+        let kinds: Vec<PassKind> = [PassKind::Render, PassKind::Compute, PassKind::Geometry]
+            .into_iter()
+            .filter(|k| c.effect.passes.iter().any(|p| p.kind() == *k))
+            .collect();
+        let stepped = kinds.len() > 1;
+        let pass_enum = |k: PassKind| match k {
+            PassKind::Render => self.render.pass_enum,
+            PassKind::Compute => self.compute_kind.pass_enum,
+            PassKind::Geometry => self.geometry.pass_enum,
+        };
+        let step_name = |k: PassKind| match k {
+            PassKind::Render => "Render",
+            PassKind::Compute => "Compute",
+            PassKind::Geometry => "Geometry",
+        };
         // The value naming pass `i` in a technique's list.
         let step = |i: usize| -> String {
             let p = &c.effect.passes[i];
-            let (kind, name) = if p.is_compute() { (&self.compute_kind, "Compute") } else { (&self.render, "Render") };
-            let value = format!("{}::{}", kind.pass_enum.expect("techniques imply pass enums"), pascal_case(&p.name));
-            if mixed {
-                format!("Step::{name}({value})")
+            let value =
+                format!("{}::{}", pass_enum(p.kind()).expect("techniques imply pass enums"), pascal_case(&p.name));
+            if stepped {
+                format!("Step::{}({value})", step_name(p.kind()))
             } else {
                 value
             }
         };
-        let element = if mixed {
-            "Step"
-        } else if self.compute {
-            self.compute_kind.pass_enum.expect("techniques imply pass enums")
-        } else {
-            self.render.pass_enum.expect("techniques imply pass enums")
-        };
+        let element = if stepped { "Step" } else { pass_enum(kinds[0]).expect("techniques imply pass enums") };
         let lists: Vec<Vec<String>> = techniques.iter().map(|t| t.passes.iter().map(|&i| step(i)).collect()).collect();
+        let enums: Vec<(PassKind, &str)> =
+            kinds.iter().map(|&k| (k, pass_enum(k).expect("techniques imply pass enums"))).collect();
         let w = &mut self.w;
-        if mixed {
+        if stepped {
             w.blank();
-            w.doc("One pass of a technique: a render pass (draw with its pipeline) or a compute pass");
-            w.doc("(dispatch it).");
+            if kinds == [PassKind::Render, PassKind::Compute] {
+                w.doc("One pass of a technique: a render pass (draw with its pipeline) or a compute pass");
+                w.doc("(dispatch it).");
+            } else {
+                w.doc("One pass of a technique, of the kind that says which API runs it: a render pass (draw with");
+                w.doc("its pipeline), a compute pass (dispatch it), or a pass with a geometry shader (prepare, then");
+                w.doc("draw, its primitive stage).");
+            }
             w.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]");
             w.open("pub enum Step {");
-            w.doc("A render pass.");
-            w.line("Render(RenderPass),");
-            w.doc("A compute pass.");
-            w.line("Compute(ComputePass),");
+            for (k, e) in enums {
+                w.doc(match k {
+                    PassKind::Render => "A render pass.",
+                    PassKind::Compute => "A compute pass.",
+                    PassKind::Geometry => "A pass with a geometry shader.",
+                });
+                w.line(&format!("{}({e}),", step_name(k)));
+            }
             w.close("}");
         }
         w.blank();
@@ -762,19 +814,21 @@ impl<'a> Gen<'a> {
                 .passes
                 .iter()
                 .flat_map(|&p| &self.plan.variants[p])
-                .map(|v| match v {
-                    VariantPlan::Render(v) => format!(
+                .filter_map(|v| match v {
+                    VariantPlan::Render(v) => Some(format!(
                         "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {} }},",
                         v.vertex,
                         opt(v.pixel),
                         v.vertex_group,
                         v.pixel_group,
                         opt(v.vertex_layout)
-                    ),
-                    VariantPlan::Compute(v) => format!(
+                    )),
+                    VariantPlan::Compute(v) => Some(format!(
                         "VariantInfo {{ vertex: {}, pixel: None, vertex_group: {}, pixel_group: 0, vertex_layout: None }},",
                         v.compute, v.group
-                    ),
+                    )),
+                    // The passes with a geometry shader have their own table (`GEOMETRY_VARIANTS`).
+                    VariantPlan::Geometry(_) => None,
                 })
                 .collect();
             w.open(&format!("const {}: [VariantInfo; {}] = [", k.variants, rows.len()));
@@ -907,15 +961,33 @@ impl<'a> Gen<'a> {
 
     fn resources(&mut self) {
         if self.has_render() {
-            self.resources_struct(false);
+            self.resources_struct(PassKind::Render);
         }
         if self.has_compute() {
-            self.resources_struct(true);
+            self.resources_struct(PassKind::Compute);
+        }
+        if self.has_geometry() {
+            self.resources_struct(PassKind::Geometry);
         }
         let mixed = self.mixed;
+        let geometry = self.has_geometry();
         let w = &mut self.w;
         w.blank();
-        if mixed {
+        if geometry {
+            let names: Vec<&str> = [
+                (self.render.passes.is_empty(), "[`BindGroups::new`]"),
+                (
+                    self.compute_kind.passes.is_empty(),
+                    if mixed { "[`ComputeBindGroups::new`]" } else { "[`BindGroups::new`]" },
+                ),
+                (false, "[`GeometryBindGroups::new`]"),
+            ]
+            .into_iter()
+            .filter(|(none, _)| !none)
+            .map(|(_, n)| n)
+            .collect();
+            w.doc(&format!("{} was not given a resource the permutation binds; the field name.", names.join(" or ")));
+        } else if mixed {
             w.doc("[`BindGroups::new`] or [`ComputeBindGroups::new`] was not given a resource the permutation");
             w.doc("binds; the field name.");
         } else {
@@ -926,7 +998,7 @@ impl<'a> Gen<'a> {
         w.blank();
         w.open("impl core::fmt::Display for MissingResource {");
         w.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {");
-        if mixed {
+        if mixed || geometry {
             w.line(
                 "write!(f, \"{NAME}: the permutation binds `{}`, but the resources' `{}` is None\", self.0, self.0)",
             );
@@ -941,15 +1013,27 @@ impl<'a> Gen<'a> {
 
     /// The `Resources` struct of the render passes (or of the compute passes, in an effect that
     /// has only those), or a mixed effect's `ComputeResources`.
-    fn resources_struct(&mut self, compute: bool) {
+    fn resources_struct(&mut self, kind: PassKind) {
         let c = self.c;
         let e = &c.effect;
         let mixed = self.mixed;
-        let fields = self.plan.fields(compute);
-        let name = if compute { self.compute_kind.resources } else { self.render.resources };
+        let compute = kind == PassKind::Compute;
+        let fields = self.plan.fields_of(kind);
+        let name = match kind {
+            PassKind::Render => self.render.resources,
+            PassKind::Compute => self.compute_kind.resources,
+            PassKind::Geometry => "GeometryResources",
+        };
         let w = &mut self.w;
         w.blank();
-        if !mixed {
+        if kind == PassKind::Geometry {
+            w.doc("The resources the effect's passes with a geometry shader bind, by name: their vertex shaders'");
+            w.doc("(group 0), pixel shaders' (group 1) and geometry shaders' (group 2) registers.");
+            w.doc("");
+            w.doc("A constant-buffer field serves every stage that declares its register, as D3D applications");
+            w.doc("usually bind one buffer to several stages. Fields that only some permutations (or passes) use");
+            w.doc("are `Option`s.");
+        } else if !mixed {
             w.doc("The resources the effect binds, by name.");
             w.doc("");
             w.doc("A constant-buffer field serves every stage that declares its register: the same buffer");
@@ -971,7 +1055,9 @@ impl<'a> Gen<'a> {
         w.line("#[derive(Clone, Copy, Debug)]");
         w.open(&format!("pub struct {name}<'a> {{"));
         if fields.is_empty() {
-            w.doc(if mixed {
+            w.doc(if kind == PassKind::Geometry {
+                "The passes with a geometry shader bind nothing."
+            } else if mixed {
                 if compute {
                     "The compute passes bind nothing."
                 } else {

@@ -77,6 +77,36 @@ impl Topology {
     }
 }
 
+/// The D3D11 topologies a pass with a geometry shader may draw, patch lists aside.
+pub const DRAW_TOPOLOGIES: [dxbc_wgsl::geometry::Topology; 9] = {
+    use dxbc_wgsl::geometry::Topology as T;
+    [
+        T::PointList,
+        T::LineList,
+        T::LineStrip,
+        T::TriangleList,
+        T::TriangleStrip,
+        T::LineListAdj,
+        T::LineStripAdj,
+        T::TriangleListAdj,
+        T::TriangleStripAdj,
+    ]
+};
+
+/// D3D's name of a geometry shader's input primitive (`dcl_inputprimitive`): `point`, `line`,
+/// `triangle`, `lineadj`, `triangleadj`, `patch3`.
+pub fn input_primitive_name(p: dxbc_wgsl::geometry::InputPrimitive) -> String {
+    use dxbc_wgsl::geometry::InputPrimitive as P;
+    match p {
+        P::Point => "points".into(),
+        P::Line => "lines".into(),
+        P::Triangle => "triangles".into(),
+        P::LineAdj => "lines with adjacency".into(),
+        P::TriangleAdj => "triangles with adjacency".into(),
+        P::Patch(n) => format!("{n}-control-point patches"),
+    }
+}
+
 /// D3D's name of a topology (`POINTLIST`, `LINELIST_ADJ`, `3_CONTROL_POINT_PATCHLIST`).
 pub fn draw_topology_name(t: dxbc_wgsl::geometry::Topology) -> String {
     use dxbc_wgsl::geometry::Topology as T;

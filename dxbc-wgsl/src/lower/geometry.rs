@@ -184,21 +184,22 @@ impl Cx<'_, '_> {
                 format!("dcl_inputprimitive {decl_primitive:?} is not an input primitive"),
             )
         })?;
-        let output_topology =
-            match m.gs.output_topology {
-                None => None,
-                Some((_, PrimitiveTopology::PointList)) => Some(OutputTopology::PointList),
-                Some((_, PrimitiveTopology::LineStrip)) => Some(OutputTopology::LineStrip),
-                Some((_, PrimitiveTopology::TriangleStrip)) => Some(OutputTopology::TriangleStrip),
-                Some((at, t)) => return Err(refuse_decl(
+        let output_topology = match m.gs.output_topology {
+            None => None,
+            Some((_, PrimitiveTopology::PointList)) => Some(OutputTopology::PointList),
+            Some((_, PrimitiveTopology::LineStrip)) => Some(OutputTopology::LineStrip),
+            Some((_, PrimitiveTopology::TriangleStrip)) => Some(OutputTopology::TriangleStrip),
+            Some((at, t)) => {
+                return Err(refuse_decl(
                     m,
                     at,
                     RefusalReason::DeclarationUnsupported,
                     format!(
                         "dcl_outputtopology {t:?}: a geometry shader outputs points, line strips or triangle strips"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         let (_, max_out) = m.gs.max_out.ok_or_else(|| {
             refuse_decl(m, first_decl, RefusalReason::DeclarationUnsupported, "a geometry shader without dcl_maxout")
         })?;
