@@ -729,7 +729,8 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
 
     // Distinct shaders by translation: those the passes use (a vertex shader a pass with a
     // geometry shader pulls is used only as such), and the draws' vertex shaders.
-    let mut sources: Vec<(Source, String, String, StageInfo)> = Vec::new();
+    // Each with its label, and the label and suffix of its `wgsl::` constant's name.
+    let mut sources: Vec<(Source, String, (String, &str), StageInfo)> = Vec::new();
     for per in &choice {
         for c in per {
             let vertex = c.pulled.as_ref().map(|(r, _)| r).or(c.vertex.as_ref());
@@ -737,9 +738,9 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 if !sources.iter().any(|(s, ..)| *s == Source::Input(r.clone())) {
                     let base = r.with_role(ShaderRole::Stage).label();
                     let name = match r.role {
-                        ShaderRole::Stage => base,
-                        ShaderRole::PulledVertex(_) => format!("{base}_pulled"),
-                        ShaderRole::BehindGeometry => format!("{base}_behind_geometry"),
+                        ShaderRole::Stage => (base, ""),
+                        ShaderRole::PulledVertex(_) => (base, "_PULLED"),
+                        ShaderRole::BehindGeometry => (base, "_BEHIND_GEOMETRY"),
                     };
                     sources.push((Source::Input(r.clone()), r.label(), name, info_of(r).clone()));
                 }
@@ -750,13 +751,13 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         sources.push((
             Source::Draw(g.clone(), p.clone()),
             format!("{} (draw vertex shader)", g.label()),
-            format!("{}_draw", g.label()),
+            (g.label(), "_DRAW"),
             info.clone(),
         ));
     }
     sources.sort_by(|a, b| a.0.cmp(&b.0));
     let mut shaders: Vec<CompiledShader> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
+    let mut names: Vec<(String, &str)> = Vec::new();
     let mut index_of: BTreeMap<Source, usize> = BTreeMap::new();
     for (source, label, name, info) in sources {
         let i = match shaders.iter().position(|s| s.info == info) {
@@ -789,7 +790,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     let mut sorted: Vec<CompiledShader> = order.iter().map(|&i| shaders[i].clone()).collect();
     let mut used_names: Vec<String> = Vec::new();
     for (s, &old) in sorted.iter_mut().zip(&order) {
-        let base = const_name(&effect.name, &names[old]);
+        let base = format!("{}{}", const_name(&effect.name, &names[old].0), names[old].1);
         let mut name = base.clone();
         let mut n = 2;
         while used_names.contains(&name) {

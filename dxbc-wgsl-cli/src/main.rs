@@ -36,7 +36,7 @@ use anyhow::{bail, Context as _};
 use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use dxbc_wgsl_build::compile::{self, DirectTranslator};
-use dxbc_wgsl_build::effect::{AxisKind, ShaderRef};
+use dxbc_wgsl_build::effect::{AxisKind, PassKind, ShaderRef};
 use dxbc_wgsl_build::Effect;
 use dxbc_wgsl_cli::watch;
 
@@ -564,14 +564,32 @@ fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu:
     }
     println!("  {} permutations, {} distinct shaders", compiled.permutations.len(), compiled.shaders.len());
     for (pi, pass) in e.passes.iter().enumerate() {
-        println!("  {} pass {}:", if pass.is_compute() { "compute" } else { "render" }, pass.name);
+        match &pass.geometry {
+            None => println!("  {} pass {}:", if pass.is_compute() { "compute" } else { "render" }, pass.name),
+            Some(g) => println!(
+                "  geometry pass {} (draws {}; compute work in front of the draw):",
+                pass.name,
+                dxbc_wgsl_build::effect::states::draw_topology_name(g.topology)
+            ),
+        }
         for (values, v) in compiled.permutations.iter().zip(&compiled.passes[pi]) {
-            let first = &compiled.shaders[v.vertex].labels[0];
-            let shaders = match v.pixel {
-                Some(p) => format!("{first} + {}", compiled.shaders[p].labels[0]),
-                None if pass.is_compute() => first.clone(),
-                None => format!("{first} (no pixel shader)"),
-            };
+            let label = |i: usize| compiled.shaders[i].labels[0].as_str();
+            let mut shaders = label(v.vertex).to_string();
+            if let Some(g) = v.geometry {
+                shaders.push_str(&format!(" + {}", label(g.geometry)));
+                if let Some(info) = &compiled.shaders[g.geometry].info.geometry {
+                    shaders.push_str(&format!(
+                        " ({} vertices at most{})",
+                        info.max_vertices,
+                        if info.instances > 1 { format!(", {} instances", info.instances) } else { String::new() }
+                    ));
+                }
+            }
+            match v.pixel {
+                Some(p) => shaders.push_str(&format!(" + {}", label(p))),
+                None if pass.is_compute() => {}
+                None => shaders.push_str(" (no pixel shader)"),
+            }
             println!("    {:<60} {shaders}", e.describe(values));
         }
     }
@@ -582,10 +600,18 @@ fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu:
     for l in &e.layouts {
         println!("  layout {}: {} fields, {} bytes", l.name, l.fields.len(), l.size());
     }
-    // A mixed effect's render and compute passes have a resources struct each.
+    // Each kind of pass of an effect with several has its own resources struct.
     let plan = dxbc_wgsl_build::plan::PipelinePlan::new(&compiled);
-    let groups = if compiled.is_mixed() {
-        vec![(" of the render passes", plan.fields(false)), (" of the compute passes", plan.fields(true))]
+    let kinds: Vec<(&str, PassKind)> = [
+        (" of the render passes", PassKind::Render),
+        (" of the compute passes", PassKind::Compute),
+        (" of the geometry passes", PassKind::Geometry),
+    ]
+    .into_iter()
+    .filter(|(_, k)| e.passes.iter().any(|p| p.kind() == *k))
+    .collect();
+    let groups = if kinds.len() > 1 {
+        kinds.iter().map(|(whose, k)| (*whose, plan.fields_of(*k))).collect()
     } else {
         vec![("", compiled.resources.as_slice())]
     };

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use sha2::{Digest as _, Sha256};
 
 use dxbc_wgsl_build::builder::{candidate_inputs, write_atomic_with};
-use dxbc_wgsl_build::compile::{self, CompiledEffect, CompiledShader, ShaderError, Translator, Variant};
+use dxbc_wgsl_build::compile::{self, CompiledEffect, CompiledShader, ShaderError, GeometryVariant, Translator, Variant};
 use dxbc_wgsl_build::effect::ShaderRef;
 use dxbc_wgsl_build::stage::StageInfo;
 use dxbc_wgsl_build::{Diagnostics, Effect};
@@ -446,7 +446,7 @@ struct EffectState {
     /// Content of the effect file and each input at the last processing.
     hashes: BTreeMap<PathBuf, Option<Hash>>,
     /// Per (pass, permutation values): the WGSL hashes last validated successfully.
-    validated: HashMap<(usize, Vec<usize>), (Hash, Option<Hash>)>,
+    validated: HashMap<(usize, Vec<usize>), Vec<Option<Hash>>>,
     /// Output files written for it (what a later change may remove).
     files: BTreeSet<PathBuf>,
     /// Translation cache keys its last compile used.
@@ -1363,16 +1363,18 @@ pub fn wgsl_file_stem(label: &str) -> String {
     }
 }
 
-/// Per (pass, permutation index): the hashes of its vertex and pixel WGSL.
-/// (pass, permutation index) and the WGSL hashes of its (vertex, pixel) shaders.
-type VariantKey = ((usize, usize), (Hash, Option<Hash>));
+/// (pass, permutation index) and the WGSL hashes of its shaders: vertex (or compute), pixel,
+/// geometry and the draw's vertex shader (a pass with a geometry shader).
+type VariantKey = ((usize, usize), Vec<Option<Hash>>);
 
 fn variant_keys(c: &CompiledEffect) -> Vec<VariantKey> {
     let wgsl: Vec<Hash> = c.shaders.iter().map(|s| sha(s.info.wgsl.as_bytes())).collect();
     let mut keys = Vec::new();
     for (pi, pass) in c.passes.iter().enumerate() {
         for (vi, v) in pass.iter().enumerate() {
-            keys.push(((pi, vi), (wgsl[v.vertex], v.pixel.map(|p| wgsl[p]))));
+            let g = v.geometry;
+            let stages = [Some(v.vertex), v.pixel, g.map(|g| g.geometry), g.map(|g| g.draw_vertex)];
+            keys.push(((pi, vi), stages.iter().map(|s| s.map(|s| wgsl[s])).collect()));
         }
     }
     keys
@@ -1385,7 +1387,7 @@ pub fn subset(c: &CompiledEffect, permutations: &[usize]) -> CompiledEffect {
     for pass in &c.passes {
         for &vi in permutations {
             let v = pass[vi];
-            used.extend(std::iter::once(v.vertex).chain(v.pixel));
+            used.extend(v.stages().chain(v.geometry.map(|g| g.draw_vertex)));
         }
     }
     used.sort_unstable();
@@ -1401,12 +1403,21 @@ pub fn subset(c: &CompiledEffect, permutations: &[usize]) -> CompiledEffect {
             .map(|pass| {
                 permutations
                     .iter()
-                    .map(|&vi| Variant { vertex: remap(pass[vi].vertex), pixel: pass[vi].pixel.map(remap) })
+                    .map(|&vi| Variant {
+                        vertex: remap(pass[vi].vertex),
+                        pixel: pass[vi].pixel.map(remap),
+                        geometry: pass[vi].geometry.map(|g| GeometryVariant {
+                            geometry: remap(g.geometry),
+                            draw_vertex: remap(g.draw_vertex),
+                            input_layout: g.input_layout,
+                        }),
+                    })
                     .collect()
             })
             .collect(),
         resources: c.resources.clone(),
         inputs: c.inputs.clone(),
+        input_layouts: c.input_layouts.clone(),
     }
 }
 
@@ -1421,14 +1432,19 @@ struct CacheTranslator<'a> {
 impl Translator for CacheTranslator<'_> {
     fn translate(&mut self, shader: &ShaderRef, bytes: &[u8]) -> Result<StageInfo, ShaderError> {
         let options = dxbc_wgsl_build::compile::translate_options(shader).map_err(ShaderError::Options)?;
-        // The view formats and the checksum setting are part of what is translated.
-        let key = if shader.view_formats.is_empty() && shader.verify_checksum {
+        // The view formats, the checksum setting and the role around a geometry shader are part
+        // of what is translated.
+        let role = shader.role.key();
+        let key = if shader.view_formats.is_empty() && shader.verify_checksum && role.is_empty() {
             sha(bytes)
         } else {
             let mut keyed = bytes.to_vec();
             keyed.extend_from_slice(format!("\0view formats {:?}", shader.view_formats).as_bytes());
             if !shader.verify_checksum {
                 keyed.extend_from_slice(b"\0checksum not verified");
+            }
+            if !role.is_empty() {
+                keyed.extend_from_slice(format!("\0role {role}").as_bytes());
             }
             sha(&keyed)
         };
