@@ -384,6 +384,11 @@ fn reflection_of(bytes: &[u8], verify_checksum: bool) -> Result<Option<Vec<Refle
     Ok(Some(reflect::layouts_of(&r, &Rules::HLSL)))
 }
 
+/// The `wgsl::` constant of the primitive stage's assembly kernel
+/// ([`dxbc_wgsl::geometry::ASSEMBLY_WGSL`]) in a module with a geometry shader: no shader's
+/// constant takes its name.
+pub const ASSEMBLY_CONST: &str = "ASSEMBLY_KERNEL";
+
 /// Type names the generated module defines itself.
 pub const RESERVED_TYPES: &[&str] = &[
     "Permutation",
@@ -404,6 +409,13 @@ pub const RESERVED_TYPES: &[&str] = &[
     "ComputeBindGroups",
     "Technique",
     "Step",
+    "GeometryPass",
+    "GeometryShaders",
+    "GeometryResources",
+    "GeometryLayouts",
+    "GeometryBindGroups",
+    "GeometryPipelineOptions",
+    "GeometryVariantInfo",
 ];
 
 /// Loads, translates and checks every permutation of an effect.
@@ -456,6 +468,25 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 );
             }
             types.push((t, "axis".into()));
+        }
+    }
+    // A pass with a geometry shader gets a stage type and a prepared-draw type.
+    for p in effect.passes.iter().filter(|p| p.geometry.is_some()) {
+        let (stage, prepared) = p.stage_type_names();
+        for t in [stage, prepared] {
+            if let Some((_, what)) = types.iter().find(|(n, _)| *n == t) {
+                push(
+                    &mut errors,
+                    effect.error(
+                        &p.span,
+                        format!(
+                            "pass `{}` would generate type `{t}`, which is already a {what} type; rename the pass",
+                            p.name
+                        ),
+                    ),
+                );
+            }
+            types.push((t, "pass".into()));
         }
     }
     for l in &effect.layouts {
@@ -788,7 +819,11 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         remap[old] = new;
     }
     let mut sorted: Vec<CompiledShader> = order.iter().map(|&i| shaders[i].clone()).collect();
+    // The assembly kernel's constant sits beside the shaders' in an effect with a geometry shader.
     let mut used_names: Vec<String> = Vec::new();
+    if effect.passes.iter().any(|p| p.geometry.is_some()) {
+        used_names.push(ASSEMBLY_CONST.to_string());
+    }
     for (s, &old) in sorted.iter_mut().zip(&order) {
         let base = format!("{}{}", const_name(&effect.name, &names[old].0), names[old].1);
         let mut name = base.clone();

@@ -129,15 +129,69 @@ fn mixed_passes_golden() {
     entries_bind_their_fields(&plan, "tiny_mixed");
 }
 
+/// An effect with passes that have a geometry shader (`main`, `lines`) beside a render pass
+/// (`depth_only`): the primitive stage's runtime embedded once, the `Geometry*` API, a stage type
+/// per pass, per-instance structs. Kept as `tests/fixtures/tiny_geometry.rs`, compiled and
+/// exercised by `tests/generated_compiles.rs` (and, with the compile_fail examples of
+/// `codegen`'s documentation, by the doctests).
+#[test]
+fn geometry_passes_golden() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write_tiny_geometry(dir.path());
+    let effect = dxbc_wgsl_build::Effect::load(&path).unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
+    let compiled = dxbc_wgsl_build::compile::compile(effect, &mut common::FakeTranslator::default())
+        .unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
+    let code = dxbc_wgsl_build::generate(&compiled);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tiny_geometry.rs");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&fixture, &code).unwrap();
+    }
+    let kept = std::fs::read_to_string(&fixture).unwrap_or_default();
+    assert!(kept == code, "generated code differs from tests/fixtures/tiny_geometry.rs (UPDATE_GOLDEN=1 updates it)");
+    for item in [
+        "pub mod primitive_stage {",
+        "pub enum GeometryPass {",
+        "pub struct GeometryShaders {",
+        "pub struct GeometryResources<'a> {",
+        "pub struct GeometryLayouts {",
+        "pub struct GeometryBindGroups {",
+        "pub struct MainStage {",
+        "pub struct MainPrepared {",
+        "pub struct LinesStage {",
+        "pub struct InstanceColor {",
+        "Geometry(GeometryPass),",
+    ] {
+        assert!(code.contains(item), "`{item}` is missing");
+    }
+    assert_eq!(code.matches("pub mod primitive_stage {").count(), 1, "the runtime is embedded once");
+    // The render pass keeps the render API; the geometry passes' resources are their own.
+    let plan = PipelinePlan::new(&compiled);
+    let names = |kind| -> Vec<String> {
+        plan.fields_of(kind).iter().map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" })).collect()
+    };
+    use dxbc_wgsl_build::effect::PassKind;
+    assert_eq!(names(PassKind::Render), ["parameters"]);
+    assert_eq!(names(PassKind::Geometry), ["parameters", "sampler?", "texture?"]);
+    entries_bind_their_fields(&plan, "tiny_geometry");
+}
+
 /// Every bind group layout entry of the plan binds a field of its kind of pass's struct that
 /// holds what the binding takes, and serves the binding's register.
 fn entries_bind_their_fields(plan: &PipelinePlan, what: &str) {
     use dxbc_wgsl::ResourceKind;
     use dxbc_wgsl_build::compile::FieldKind;
-    let tables = [(false, &plan.groups[0]), (false, &plan.groups[1]), (true, &plan.compute_groups)];
-    for (compute, list) in tables {
+    use dxbc_wgsl_build::effect::PassKind;
+    let tables = [
+        (PassKind::Render, &plan.groups[0]),
+        (PassKind::Render, &plan.groups[1]),
+        (PassKind::Compute, &plan.compute_groups),
+        (PassKind::Geometry, &plan.geometry_groups[0]),
+        (PassKind::Geometry, &plan.geometry_groups[1]),
+        (PassKind::Geometry, &plan.geometry_groups[2]),
+    ];
+    for (kind, list) in tables {
         for e in list.iter().flatten() {
-            assert_eq!(e.field.is_compute(), compute, "{what}: {}", e.binding.register);
+            assert_eq!(e.field.kind(), kind, "{what}: {}", e.binding.register);
             let f = plan.field(e.field);
             let kind = match e.binding.kind {
                 ResourceKind::UniformBuffer { .. } => FieldKind::UniformBuffer,

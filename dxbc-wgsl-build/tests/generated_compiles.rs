@@ -1,6 +1,6 @@
 //! The generated code compiles (with wgpu and bytemuck, under the workspace's clippy settings) and
 //! behaves as documented (for an effect of render passes, of compute passes, and of both:
-//! `tiny_mixed.rs`, from `tests/codegen.rs`). `tests/fixtures/tiny_effect.rs` is the generator's output for the tiny
+//! `tiny_mixed.rs`, and passes with a geometry shader: `tiny_geometry.rs`, from `tests/codegen.rs`). `tests/fixtures/tiny_effect.rs` is the generator's output for the tiny
 //! effect of `tests/common`; `tests/codegen.rs` checks it is current.
 
 #![deny(missing_docs)]
@@ -11,6 +11,7 @@ include!("fixtures/bare.rs");
 include!("fixtures/states.rs");
 include!("fixtures/reflected_scene.rs");
 include!("fixtures/tiny_mixed.rs");
+include!("fixtures/tiny_geometry.rs");
 
 use tiny_effect as fx;
 
@@ -293,4 +294,88 @@ fn mixed_render_and_compute_passes() {
             Step::Render(RenderPass::Main)
         ]
     );
+}
+
+/// Passes with a geometry shader (`main`: points to quads, `lines`: line strips without pixel
+/// shader) beside a render pass (fixture: `tiny_geometry.rs`): the `Geometry*` API, the stage
+/// types' constants, states and limits, the per-instance struct, and the technique's steps.
+#[test]
+fn passes_with_a_geometry_shader() {
+    use tiny_geometry::{GeometryPass, LinesStage, MainStage, Pass, Permutation, Shading, Step, Technique};
+    assert_eq!(GeometryPass::ALL, [GeometryPass::Main, GeometryPass::Lines]);
+    assert_eq!(Pass::ALL, [Pass::DepthOnly]);
+    assert_eq!(
+        Technique::Frame.passes(),
+        &[Step::Render(Pass::DepthOnly), Step::Geometry(GeometryPass::Main), Step::Geometry(GeometryPass::Lines)]
+    );
+    let p = Permutation::default();
+    let s = p.geometry_shaders(GeometryPass::Main).unwrap();
+    assert_eq!(s.vertex.label, "Tiny_VS.dxbc (vertex pulling)");
+    assert_eq!(s.geometry.label, "Tiny_GS.dxbc");
+    assert_eq!(s.draw_vertex.label, "Tiny_GS.dxbc (draw vertex shader)");
+    assert_eq!(s.pixel.unwrap().label, "Tiny_PS.dxbc (behind geometry)");
+    assert!(s.draw_vertex.wgsl.contains("@vertex"), "{}", s.draw_vertex.wgsl);
+    assert!(tiny_geometry::wgsl::ASSEMBLY_KERNEL.contains("@compute"));
+    let lines = p.geometry_shaders(GeometryPass::Lines).unwrap();
+    assert!(lines.pixel.is_none());
+    // Groups 0 and 2 belong to compute modules, group 1 to the fragment stage.
+    let tx = Permutation { texture: true, ..p };
+    let [vs, ps, gs] = tiny_geometry::geometry_bind_group_layout_entries(GeometryPass::Main, tx);
+    assert!(!vs.is_empty() && vs.iter().all(|e| e.visibility == wgpu::ShaderStages::COMPUTE));
+    assert_eq!(ps.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 16, 32]);
+    assert!(ps.iter().all(|e| e.visibility == wgpu::ShaderStages::FRAGMENT));
+    assert_eq!(gs.iter().map(|e| (e.binding, e.visibility)).collect::<Vec<_>>(), [(0, wgpu::ShaderStages::COMPUTE)]);
+    // The draw's topologies and states.
+    assert_eq!((MainStage::TOPOLOGY, LinesStage::TOPOLOGY), (1, 3));
+    assert_eq!(MainStage::PASS, GeometryPass::Main);
+    let draw = MainStage::draw_call(6, 2);
+    assert_eq!((draw.topology, draw.vertex_count, draw.instance_count, draw.index), (1, 6, 2, None));
+    assert_eq!(MainStage::primitive_state().cull_mode, Some(wgpu::Face::Back));
+    assert_eq!(LinesStage::primitive_state().cull_mode, None);
+    assert_eq!(MainStage::color_target_states(&[wgpu::TextureFormat::Rgba8Unorm]).len(), 1);
+    assert_eq!(
+        MainStage::depth_stencil_state(wgpu::TextureFormat::Depth32Float).depth_compare,
+        Some(wgpu::CompareFunction::Less)
+    );
+    assert!(!MainStage::multisample_state(1).alpha_to_coverage_enabled && !MainStage::scissor_enable());
+    assert_eq!(MainStage::required_features(), wgpu::Features::empty());
+    // The primitive stage's buffers count against the device's limits; only raised.
+    // The geometry module binds 4 storage buffers (records, output vertices and strips, assembly
+    // table), the lit vertex module 4 (records, indices, slots 0 and 1); each module a DrawParams
+    // uniform beside b0; 4 output registers.
+    let none = wgpu::Limits {
+        max_bind_groups: 0,
+        max_storage_buffers_per_shader_stage: 0,
+        max_uniform_buffers_per_shader_stage: 0,
+        max_vertex_attributes: 0,
+        max_vertex_buffer_array_stride: 0,
+        ..wgpu::Limits::downlevel_defaults()
+    };
+    let l = MainStage::required_limits(none.clone());
+    assert_eq!(
+        (
+            l.max_bind_groups,
+            l.max_storage_buffers_per_shader_stage,
+            l.max_uniform_buffers_per_shader_stage,
+            l.max_vertex_attributes,
+            l.max_vertex_buffer_array_stride
+        ),
+        (4, 4, 2, 4, 64)
+    );
+    assert_eq!(l.max_texture_dimension_2d, wgpu::Limits::downlevel_defaults().max_texture_dimension_2d);
+    let d = wgpu::Limits::default();
+    assert_eq!(
+        MainStage::required_limits(d.clone()).max_storage_buffers_per_shader_stage,
+        d.max_storage_buffers_per_shader_stage
+    );
+    // COLOR is per-instance data (slot 1) of the lit vertex shader.
+    assert_eq!(std::mem::size_of::<tiny_geometry::InstanceColor>(), 4);
+    let lit = Permutation { shading: Shading::Lit, ..p };
+    assert_eq!(lit.geometry_shaders(GeometryPass::Main).unwrap().vertex.label, "Tiny_VSLit.dxbc (vertex pulling)");
+    let excluded = Permutation { shading: Shading::Lit, texture: true, fog: true };
+    assert!(excluded.geometry_shaders(GeometryPass::Main).is_none());
+    fn resources(buffer: &wgpu::Buffer) -> tiny_geometry::GeometryResources<'_> {
+        tiny_geometry::GeometryResources { parameters: buffer, sampler: None, texture: None }
+    }
+    let _ = resources;
 }

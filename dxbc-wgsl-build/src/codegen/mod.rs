@@ -43,6 +43,8 @@
 //! # }
 //! ```
 
+mod geometry;
+
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
@@ -218,6 +220,11 @@ impl<'a> Gen<'a> {
         taken.extend(c.effect.layouts.iter().map(|l| pascal_case(&l.name)));
         taken.extend(c.effect.axes.iter().map(|a| pascal_case(&a.name)));
         taken.extend(plan.vertex_layouts.iter().map(|l| l.struct_name.clone()));
+        taken.extend(plan.instance_layouts.iter().map(|l| l.struct_name.clone()));
+        for p in c.effect.passes.iter().filter(|p| p.kind() == PassKind::Geometry) {
+            let (stage, prepared) = p.stage_type_names();
+            taken.extend([stage, prepared]);
+        }
         let mixed = c.is_mixed();
         Gen {
             c,
@@ -289,6 +296,7 @@ impl<'a> Gen<'a> {
         self.layouts();
         self.bind_groups();
         self.pipeline();
+        self.geometry_api();
         self.w.close("}");
         self.w.finish()
     }
@@ -313,6 +321,16 @@ impl<'a> Gen<'a> {
                 s.labels.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ")
             ));
             w.line(&format!("pub const {}: &str = {};", s.const_name, raw_string(&s.info.wgsl)));
+        }
+        if !self.geometry.passes.is_empty() {
+            w.blank();
+            w.doc("The primitive stage's assembly kernel (`dxbc_wgsl::geometry::ASSEMBLY_WGSL`): cuts an indexed");
+            w.doc("strip draw's indices at D3D's restart index and numbers its primitives, entry point `main`.");
+            w.line(&format!(
+                "pub const {}: &str = {};",
+                geometry::ASSEMBLY_CONST,
+                raw_string(dxbc_wgsl::geometry::ASSEMBLY_WGSL)
+            ));
         }
         w.close("}");
     }

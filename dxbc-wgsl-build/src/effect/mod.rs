@@ -406,6 +406,13 @@ impl Pass {
         }
     }
 
+    /// The generated stage type of a pass with a geometry shader and its prepared draw:
+    /// `MainStage` and `MainPrepared` for pass `main`.
+    pub fn stage_type_names(&self) -> (String, String) {
+        let p = pascal_case(&self.name);
+        (format!("{p}Stage"), format!("{p}Prepared"))
+    }
+
     /// The stages' rules in pipeline order: vertex (or compute), geometry, pixel.
     pub fn stage_rules(&self) -> impl Iterator<Item = &StageRules> {
         std::iter::once(&self.vertex).chain(self.geometry.as_ref().map(|g| &g.rules)).chain(self.pixel.as_ref())

@@ -123,6 +123,9 @@ pub fn fake_info(label: &str) -> StageInfo {
     if label.contains("_CS") {
         return fake_compute(label);
     }
+    if label.contains("_GS") {
+        return fake_geometry(label);
+    }
     let vs = label.contains("_VS");
     let tx = label.contains("Tx");
     let fog = !label.contains("NoFog");
@@ -249,6 +252,72 @@ pub fn fake_compute(label: &str) -> StageInfo {
         required_features: vec![],
         geometry: None,
     }
+}
+
+/// A stand-in geometry shader: reads COLOR (v[][0]) and SV_Position (v[][3]) of the tiny vertex
+/// shaders, writes the tiny pixel shaders' inputs (COLOR0, COLOR1, TEXCOORD0 at o0-o2) and
+/// SV_Position at o3, binds `b0` (64 bytes, group 2). `Lines` in the name: lines in, line strips
+/// out, two GS instances; else points in, triangle strips out (4 vertices at most).
+pub fn fake_geometry(label: &str) -> StageInfo {
+    use dxbc_wgsl::geometry::{GeometryInfo, InputPrimitive, OutputTopology};
+    let lines = label.contains("Lines");
+    let mut position_in = iface("SV_Position", 0, 3, Some(3), 4);
+    position_in.builtin = None;
+    StageInfo {
+        stage: Stage::Geometry,
+        shader_model: (4, 0),
+        wgsl: format!("// {label}\n@compute @workgroup_size(64, 1, 1) fn main() {{}}\n"),
+        entry_point: "main".into(),
+        inputs: vec![iface("COLOR", 0, 0, Some(0), 4), position_in],
+        outputs: vec![
+            iface("COLOR", 0, 0, Some(0), 4),
+            iface("COLOR", 1, 1, Some(1), 4),
+            iface("TEXCOORD", 0, 2, Some(2), 2),
+            iface("SV_Position", 0, 3, None, 4),
+        ],
+        bindings: vec![cb0(2, 64)],
+        workgroup_size: Some([64, 1, 1]),
+        workgroup_storage_bytes: 0,
+        required_features: vec![],
+        geometry: Some(GeometryInfo {
+            input_primitive: if lines { InputPrimitive::Line } else { InputPrimitive::Point },
+            output_topology: Some(if lines { OutputTopology::LineStrip } else { OutputTopology::TriangleStrip }),
+            max_vertices: 4,
+            instances: if lines { 2 } else { 1 },
+            input_registers: 4,
+            output_registers: 4,
+            position_register: Some(3),
+            index_stride: 9,
+        }),
+    }
+}
+
+/// The tiny effect with passes that have a geometry shader: `main` (points expanded to quads,
+/// every permutation's vertex shader, COLOR per instance), `lines` (line strips, no pixel
+/// shader), beside a render pass `depth_only`, and a technique of all three.
+pub fn tiny_geometry_effect() -> String {
+    TINY_EFFECT
+        .replace("name = \"TinyEffect\"", "name = \"TinyEffect\"\nmodule = \"tiny_geometry\"")
+        .replace(
+            "pixel = \"Tiny_PS{texture:Tx}{fog::NoFog}.dxbc\"",
+            "geometry = \"Tiny_GS.dxbc\"\ntopology = \"point_list\"\npixel = \"Tiny_PS{texture:Tx}{fog::NoFog}.dxbc\"",
+        )
+        .replace("[vertex_formats]", "[instance_data]\nCOLOR = 1\n\n[vertex_formats]")
+        + "\n[passes.lines]\nvertex = \"Tiny_VS.dxbc\"\ngeometry = \"Tiny_GSLines.dxbc\"\ntopology = \"LINESTRIP\"\n\
+           rasterizer = { cull_mode = \"NONE\" }\n\
+           \n[passes.depth_only]\nvertex = \"Tiny_VS.dxbc\"\n\
+           \n[techniques.frame]\npasses = [\"depth_only\", \"main\", \"lines\"]\n"
+}
+
+/// Writes the tiny geometry effect and its stand-ins into `dir`; returns the effect path.
+pub fn write_tiny_geometry(dir: &Path) -> PathBuf {
+    write_tiny(dir);
+    for f in ["Tiny_GS.dxbc", "Tiny_GSLines.dxbc"] {
+        std::fs::write(dir.join(f), format!("DXBC stand-in for {f}")).unwrap();
+    }
+    let path = dir.join("geometry.effect.toml");
+    std::fs::write(&path, tiny_geometry_effect()).unwrap();
+    path
 }
 
 /// Translates stand-ins by file name; counts calls.

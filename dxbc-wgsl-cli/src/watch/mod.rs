@@ -27,7 +27,9 @@ use std::time::{Duration, Instant};
 use sha2::{Digest as _, Sha256};
 
 use dxbc_wgsl_build::builder::{candidate_inputs, write_atomic_with};
-use dxbc_wgsl_build::compile::{self, CompiledEffect, CompiledShader, ShaderError, GeometryVariant, Translator, Variant};
+use dxbc_wgsl_build::compile::{
+    self, CompiledEffect, CompiledShader, GeometryVariant, ShaderError, Translator, Variant,
+};
 use dxbc_wgsl_build::effect::ShaderRef;
 use dxbc_wgsl_build::stage::StageInfo;
 use dxbc_wgsl_build::{Diagnostics, Effect};
