@@ -25,6 +25,7 @@ use crate::sm4::decl::{InputPrimitive as DeclPrimitive, PrimitiveTopology};
 use crate::sm4::{Index, Operand, OperandType, ShaderStage};
 use crate::{InterfaceVar, ScalarKind as IfScalar};
 use naga::{Binding, BuiltIn, Expression, FunctionArgument, ScalarKind, Statement, UnaryOperator};
+use std::sync::OnceLock;
 
 /// The geometry helper library's WGSL source.
 pub const GEOMETRY_WGSL: &str = include_str!("geometry.wgsl");
@@ -46,6 +47,22 @@ pub(super) fn library_text(m: &crate::ir::Module<'_>, options: &crate::Translate
         (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => Some(vertex_pull_text(p)),
         _ => None,
     }
+}
+
+/// The helper library `text` parsed (with the double-precision helpers before it when
+/// `doubles`). The geometry library, the same for every geometry shader, is parsed once.
+pub(super) fn library(text: &str, doubles: bool) -> R<naga::Module> {
+    fn parse(text: &str, doubles: bool) -> Result<naga::Module, String> {
+        let text = if doubles { format!("{}\n{text}", super::F64_WGSL) } else { text.to_string() };
+        naga::front::wgsl::parse_str(&text).map_err(|e| e.emit_to_string(&text))
+    }
+    static GEOMETRY: [OnceLock<Result<naga::Module, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let parsed = if text == GEOMETRY_WGSL {
+        GEOMETRY[usize::from(doubles)].get_or_init(|| parse(text, doubles)).clone()
+    } else {
+        parse(text, doubles)
+    };
+    parsed.map_err(|e| TranslateError::Internal(format!("the primitive-stage library does not parse: {e}")))
 }
 
 /// The slots a vertex-pulling layout reads, sorted.
@@ -184,21 +201,22 @@ impl Cx<'_, '_> {
                 format!("dcl_inputprimitive {decl_primitive:?} is not an input primitive"),
             )
         })?;
-        let output_topology =
-            match m.gs.output_topology {
-                None => None,
-                Some((_, PrimitiveTopology::PointList)) => Some(OutputTopology::PointList),
-                Some((_, PrimitiveTopology::LineStrip)) => Some(OutputTopology::LineStrip),
-                Some((_, PrimitiveTopology::TriangleStrip)) => Some(OutputTopology::TriangleStrip),
-                Some((at, t)) => return Err(refuse_decl(
+        let output_topology = match m.gs.output_topology {
+            None => None,
+            Some((_, PrimitiveTopology::PointList)) => Some(OutputTopology::PointList),
+            Some((_, PrimitiveTopology::LineStrip)) => Some(OutputTopology::LineStrip),
+            Some((_, PrimitiveTopology::TriangleStrip)) => Some(OutputTopology::TriangleStrip),
+            Some((at, t)) => {
+                return Err(refuse_decl(
                     m,
                     at,
                     RefusalReason::DeclarationUnsupported,
                     format!(
                         "dcl_outputtopology {t:?}: a geometry shader outputs points, line strips or triangle strips"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         let (_, max_out) = m.gs.max_out.ok_or_else(|| {
             refuse_decl(m, first_decl, RefusalReason::DeclarationUnsupported, "a geometry shader without dcl_maxout")
         })?;
