@@ -129,3 +129,40 @@ fn the_draw_vertex_shader_passes_registers_on_and_the_pixel_shader_reads_the_gs_
 fn the_assembly_kernel_validates() {
     validate(ASSEMBLY_WGSL);
 }
+
+#[test]
+fn an_assembled_pass_through_geometry_shader_translates() {
+    use dxbc_wgsl_tests::asm;
+    // triangle in, triangle strip out, position + one TEXCOORD.
+    let gs = asm::pass_through_gs(3, 3, 5, 2);
+    let t = translate(&gs, &TranslateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let g = t.geometry.unwrap();
+    assert_eq!(
+        (g.input_primitive, g.max_vertices, g.input_registers, g.output_registers),
+        (InputPrimitive::Triangle, 3, 2, 2)
+    );
+    assert_eq!(t.wgsl.matches("= gs_emit()").count(), 3, "{}", t.wgsl);
+    // A relative vertex index reads through gs_input with the register's value.
+    let rel = asm::shader(
+        asm::GS_4_0,
+        &[asm::Element("SV_Position", 0, asm::NAME_POSITION, 3, 0, "xyzw")],
+        &[asm::Element("SV_Position", 0, asm::NAME_POSITION, 3, 0, "xyzw")],
+        &[
+            asm::dcl_input_primitive(3),
+            asm::dcl_output_topology(1),
+            asm::dcl_max_output(1),
+            asm::dcl_gs_input(3, 0, "xyzw", asm::NAME_POSITION),
+            asm::dcl_gs_system_input(asm::INPUT_PRIMITIVE_ID),
+            asm::dcl_output(0, "xyzw", asm::NAME_POSITION),
+        ],
+        1,
+        &[
+            asm::ins(asm::MOV, &[asm::dst(asm::TEMP, 0, "x"), asm::special(asm::INPUT_PRIMITIVE_ID, "xxxx")]),
+            asm::ins(asm::MOV, &[asm::dst(asm::OUTPUT, 0, "xyzw"), asm::src_vertex_relative(0, 0, 1, 0, "xyzw")]),
+            asm::bare(asm::EMIT),
+        ],
+    );
+    let t = translate(&rel, &TranslateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(t.wgsl.contains("gs_prim_id"), "{}", t.wgsl);
+    assert!(t.wgsl.contains("gs_input((bitcast<u32>("), "{}", t.wgsl);
+}
