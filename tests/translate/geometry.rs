@@ -166,3 +166,61 @@ fn an_assembled_pass_through_geometry_shader_translates() {
     assert!(t.wgsl.contains("gs_prim_id"), "{}", t.wgsl);
     assert!(t.wgsl.contains("gs_input((bitcast<u32>("), "{}", t.wgsl);
 }
+
+/// Every vertex shader of the corpus that translates for the render pipeline translates as
+/// compute in front of a geometry shader too (each input register pulled as `float32x4`), and
+/// naga accepts the result: the primitive stage's vertex module never fails where the vertex
+/// stage does not.
+#[test]
+fn every_corpus_vertex_shader_translates_as_compute() {
+    let Some(dir) = dxbc_wgsl_tests::corpus_dir() else {
+        eprintln!("SKIPPED: the shader corpus is absent (set DXBC_WGSL_CORPUS or place it at ../shared/corpus)");
+        return;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut pulled, mut failures) = (0, Vec::new());
+    for p in files {
+        let bytes = std::fs::read(&p).unwrap();
+        let Ok(render) = translate(&bytes, &TranslateOptions::default()) else { continue };
+        if render.stage != ShaderStage::Vertex {
+            continue;
+        }
+        let elements = render
+            .inputs
+            .iter()
+            .filter(|v| v.builtin.is_none())
+            .map(|v| PulledElement {
+                register: v.register,
+                slot: 0,
+                offset: 16 * v.register,
+                format: VertexFormat::Float32x4,
+                instance_step_rate: None,
+            })
+            .collect();
+        let record_registers = render.outputs.iter().map(|v| v.register + 1).max().unwrap_or(1).clamp(1, 32);
+        let pulling = VertexPulling { elements, strides: vec![256], record_registers };
+        let opts = TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() };
+        match translate(&bytes, &opts) {
+            Ok(t) => {
+                assert_eq!(t.workgroup_size, Some([64, 1, 1]));
+                pulled += 1;
+            }
+            Err(e) => failures.push(format!("{}: {e}", p.display())),
+        }
+    }
+    eprintln!("{pulled} vertex shaders translated as compute");
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(pulled > 100, "only {pulled} vertex shaders");
+}
