@@ -25,6 +25,7 @@ use crate::sm4::decl::{InputPrimitive as DeclPrimitive, PrimitiveTopology};
 use crate::sm4::{Index, Operand, OperandType, ShaderStage};
 use crate::{InterfaceVar, ScalarKind as IfScalar};
 use naga::{Binding, BuiltIn, Expression, FunctionArgument, ScalarKind, Statement, UnaryOperator};
+use std::sync::OnceLock;
 
 /// The geometry helper library's WGSL source.
 pub const GEOMETRY_WGSL: &str = include_str!("geometry.wgsl");
@@ -46,6 +47,22 @@ pub(super) fn library_text(m: &crate::ir::Module<'_>, options: &crate::Translate
         (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => Some(vertex_pull_text(p)),
         _ => None,
     }
+}
+
+/// The helper library `text` parsed (with the double-precision helpers before it when
+/// `doubles`). The geometry library, the same for every geometry shader, is parsed once.
+pub(super) fn library(text: &str, doubles: bool) -> R<naga::Module> {
+    fn parse(text: &str, doubles: bool) -> Result<naga::Module, String> {
+        let text = if doubles { format!("{}\n{text}", super::F64_WGSL) } else { text.to_string() };
+        naga::front::wgsl::parse_str(&text).map_err(|e| e.emit_to_string(&text))
+    }
+    static GEOMETRY: [OnceLock<Result<naga::Module, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let parsed = if text == GEOMETRY_WGSL {
+        GEOMETRY[usize::from(doubles)].get_or_init(|| parse(text, doubles)).clone()
+    } else {
+        parse(text, doubles)
+    };
+    parsed.map_err(|e| TranslateError::Internal(format!("the primitive-stage library does not parse: {e}")))
 }
 
 /// The slots a vertex-pulling layout reads, sorted.
@@ -492,6 +509,7 @@ impl Cx<'_, '_> {
                 interpolation: None,
             });
         }
+        self.declare_input_ranges()?;
         // Outputs: every register the record holds that the shader declares or signs.
         let mut out_regs: Vec<u32> = m.outputs.iter().map(|d| d.register).collect();
         out_regs.extend(m.output_signature.elements.iter().map(|e| e.register).filter(|&r| r < 32));

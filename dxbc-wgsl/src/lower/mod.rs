@@ -301,15 +301,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     let module = match (&prim_text, doubles) {
         (None, false) => naga::Module::default(),
         (None, true) => f64::library()?.clone(),
-        (Some(text), doubles) => {
-            let text = if doubles { format!("{}\n{text}", f64::F64_WGSL) } else { text.clone() };
-            naga::front::wgsl::parse_str(&text).map_err(|e| {
-                TranslateError::Internal(format!(
-                    "the primitive-stage library does not parse: {}",
-                    e.emit_to_string(&text)
-                ))
-            })?
-        }
+        (Some(text), doubles) => geometry::library(text, doubles)?,
     };
     let f64_helpers = module.functions.iter().filter_map(|(h, f)| Some((f.name.clone()?, h))).collect();
     let mut cx = Cx {
