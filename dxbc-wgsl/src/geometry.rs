@@ -188,7 +188,10 @@ impl Topology {
 
     /// Whether the index buffer's restart value cuts it (D3D11: strip topologies only).
     pub fn is_strip(self) -> bool {
-        matches!(self, Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj | Topology::TriangleStripAdj)
+        matches!(
+            self,
+            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj | Topology::TriangleStripAdj
+        )
     }
 
     /// The primitive a geometry shader must declare (`dcl_inputprimitive`) to follow it.
@@ -209,9 +212,7 @@ impl Topology {
     pub fn candidates(self, positions: u32) -> u32 {
         let n = self.input_primitive().vertices();
         match self {
-            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => {
-                positions.saturating_sub(n - 1)
-            }
+            Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => positions.saturating_sub(n - 1),
             // Triangles start every second position; with restarts a strip may start at any.
             Topology::TriangleStripAdj => positions.saturating_sub(5),
             _ => positions / n,
@@ -504,3 +505,124 @@ pub const MAX_VERTEX_BUFFER_SLOTS: u32 = 16;
 /// (`read_write`). Each invocation walks one contiguous run of positions, so it runs in
 /// O(positions / 64) steps plus two 64-entry scans.
 pub const ASSEMBLY_WGSL: &str = include_str!("geometry_assembly.wgsl");
+
+/// The vertex shader of a geometry pass's draw (docs/geometry.md, "The draw"): reads each of
+/// the geometry shader's output registers as a `Uint32x4` vertex attribute at
+/// `@location(register)` (`0..output_registers`, offset `16 × register`, stride
+/// [`GeometryInfo::output_vertex_bytes`]) and writes what a vertex shader with the geometry
+/// shader's output signature would: SV_Position as the position (a vertex without one at
+/// [`CULLED_POSITION`], so nothing is drawn), every other register at its location with the
+/// interpolation `interpolation` gives it (the pixel shader's inputs, as for
+/// [`crate::TranslateOptions::vertex_output_interpolation`]; flat for integers and for
+/// SV_PrimitiveID, which a pixel shader translated with
+/// [`crate::TranslateOptions::behind_geometry`] reads there).
+///
+/// # Errors
+/// [`crate::TranslateError::InvalidOptions`] when `gs` is not a geometry shader's translation;
+/// [`crate::TranslateError::Internal`] when naga rejects the module (a bug).
+pub fn geometry_draw_vertex_shader(
+    gs: &crate::Translation,
+    interpolation: &[(u32, crate::Interpolation)],
+) -> Result<crate::Translation, crate::TranslateError> {
+    use crate::{InterfaceVar, Interpolation as P, ScalarKind, TranslateError};
+    let info = gs.geometry.as_ref().ok_or_else(|| {
+        TranslateError::InvalidOptions("geometry_draw_vertex_shader needs a geometry shader's translation".into())
+    })?;
+    let regs = info.output_registers.max(1);
+    let mut text = String::new();
+    text.push_str("struct VertexInput {\n");
+    for r in 0..regs {
+        text.push_str(&format!("    @location({r}) r{r}: vec4<u32>,\n"));
+    }
+    text.push_str("}\n\nstruct VertexOutput {\n    @builtin(position) @invariant position: vec4<f32>,\n");
+    let mut body = String::new();
+    match info.position_register {
+        Some(p) => body.push_str(&format!("    out.position = bitcast<vec4<f32>>(v.r{p});\n")),
+        None => {
+            let [x, y, z, w] = CULLED_POSITION;
+            body.push_str(&format!("    out.position = vec4<f32>({x:?}, {y:?}, {z:?}, {w:?});\n"))
+        }
+    }
+    let mut inputs = Vec::new();
+    let mut outputs = vec![InterfaceVar {
+        semantic: "SV_Position".into(),
+        semantic_index: 0,
+        register: info.position_register.unwrap_or(0),
+        location: None,
+        builtin: Some(crate::Builtin::Position),
+        scalar: ScalarKind::Float,
+        components: 4,
+        first_component: 0,
+        interpolation: None,
+    }];
+    for r in 0..regs {
+        inputs.push(InterfaceVar {
+            semantic: format!("R{r}"),
+            semantic_index: 0,
+            register: r,
+            location: Some(r),
+            builtin: None,
+            scalar: ScalarKind::Uint,
+            components: 4,
+            first_component: 0,
+            interpolation: None,
+        });
+    }
+    for v in gs.outputs.iter().filter(|v| v.builtin.is_none() && v.register < regs) {
+        let r = v.register;
+        let interp = if v.scalar != ScalarKind::Float {
+            P::Flat
+        } else {
+            interpolation.iter().find(|(reg, _)| *reg == r).map_or(P::Perspective, |(_, i)| *i)
+        };
+        let attr = match interp {
+            P::Perspective => "@interpolate(perspective, center)",
+            P::PerspectiveCentroid => "@interpolate(perspective, centroid)",
+            P::PerspectiveSample => "@interpolate(perspective, sample)",
+            P::Linear => "@interpolate(linear, center)",
+            P::LinearCentroid => "@interpolate(linear, centroid)",
+            P::LinearSample => "@interpolate(linear, sample)",
+            P::Flat => "@interpolate(flat)",
+        };
+        let ty = v.scalar.wgsl_name();
+        text.push_str(&format!("    @location({r}) {attr} o{r}: vec4<{ty}>,\n"));
+        if v.scalar == ScalarKind::Uint {
+            body.push_str(&format!("    out.o{r} = v.r{r};\n"));
+        } else {
+            body.push_str(&format!("    out.o{r} = bitcast<vec4<{ty}>>(v.r{r});\n"));
+        }
+        outputs.push(InterfaceVar { location: Some(r), components: 4, interpolation: Some(interp), ..v.clone() });
+    }
+    text.push_str("}\n\n@vertex\nfn main(v: VertexInput) -> VertexOutput {\n    var out: VertexOutput;\n");
+    text.push_str(&body);
+    text.push_str("    return out;\n}\n");
+    let module = naga::front::wgsl::parse_str(&text)
+        .map_err(|e| TranslateError::Internal(format!("draw vertex shader: {}", e.emit_to_string(&text))))?;
+    let mut validator =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty());
+    let module_info = validator
+        .validate(&module)
+        .map_err(|e| TranslateError::Internal(format!("draw vertex shader: {}", e.emit_to_string(&text))))?;
+    let body = naga::back::wgsl::write_string(&module, &module_info, naga::back::wgsl::WriterFlags::empty())
+        .map_err(|e| TranslateError::Internal(format!("WGSL writer: {e}")))?;
+    let wgsl = format!(
+        "// Generated by dxbc-wgsl {}: the vertex stage drawing a geometry shader's output (shader model {}.{}).\n\n{body}",
+        crate::TRANSLATOR_VERSION,
+        gs.shader_model.0,
+        gs.shader_model.1
+    );
+    Ok(crate::Translation {
+        wgsl,
+        stage: crate::ShaderStage::Vertex,
+        shader_model: gs.shader_model,
+        entry_point: "main".into(),
+        inputs,
+        outputs,
+        bindings: Vec::new(),
+        workgroup_size: None,
+        workgroup_storage_bytes: 0,
+        derivative_uniformity_off: false,
+        required_features: Vec::new(),
+        geometry: None,
+    })
+}

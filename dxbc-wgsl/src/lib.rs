@@ -32,6 +32,7 @@ pub mod sm4;
 pub use bindings::{BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
 pub use container::{Chunk, Container, ReadOptions};
 pub use error::{ReadError, ReadResult};
+pub use geometry::geometry_draw_vertex_shader;
 pub use refusal::{Refusal, RefusalReason, RefusalSubject, TranslateError};
 pub use shader::Shader;
 pub use sm4::ShaderStage;

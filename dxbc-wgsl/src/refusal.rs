@@ -139,6 +139,10 @@ pub enum TranslateError {
     /// A translator bug: invalid WGSL or an internal inconsistency.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The translation options contradict the shader or each other (a vertex-pulling layout
+    /// with two elements for one register, a slot past the primitive stage's).
+    #[error("invalid translation options: {0}")]
+    InvalidOptions(String),
 }
 
 impl TranslateError {

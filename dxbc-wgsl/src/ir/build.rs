@@ -64,7 +64,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
             ),
         }));
     }
-    if matches!(version.stage, ShaderStage::Geometry | ShaderStage::Hull | ShaderStage::Domain) {
+    if matches!(version.stage, ShaderStage::Hull | ShaderStage::Domain) {
         return Err(TranslateError::Unsupported(Refusal {
             reason: RefusalReason::StageUnsupported,
             instruction: None,
@@ -93,6 +93,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         input_ranges: Vec::new(),
         thread_group: None,
         tgsm: Vec::new(),
+        gs: Default::default(),
         body: Vec::new(),
     };
     // Scope stack: (kind, block under construction).
@@ -445,8 +446,17 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             if m.version.stage == ShaderStage::Compute && register.ty == OperandType::Input {
                 return Err(unsupported("an input register v# in a compute shader"));
             }
-            if register.reg() >= 32 {
-                return Err(unsupported(&format!("input register v{} beyond D3D's 32", register.reg())));
+            // A geometry shader's inputs are arrays over the primitive's vertices: `v[n][r]`.
+            let reg = if m.version.stage == ShaderStage::Geometry && register.ty == OperandType::Input {
+                match &register.indices[..] {
+                    [_, r] => r.imm(),
+                    _ => return Err(unsupported("a geometry-shader input without its vertex dimension (v[n][r])")),
+                }
+            } else {
+                register.reg()
+            };
+            if reg >= 32 {
+                return Err(unsupported(&format!("input register v{reg} beyond D3D's 32")));
             }
             // System-generated pixel-shader inputs (`dcl_input_ps_sgv`) are not interpolated.
             let interpolation = match interpolation {
@@ -457,7 +467,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             };
             m.inputs.push(IoDecl {
                 at: i,
-                register: register.reg(),
+                register: reg,
                 mask: register.select.mask(),
                 system_value: system_value.map_or(0, |s| s.0),
                 interpolation,
@@ -553,6 +563,36 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 return Err(unsupported("dcl_indexrange outside v0-v31"));
             }
             m.input_ranges.push((i, first, count));
+        }
+        Declaration::GsInputPrimitive(_)
+        | Declaration::GsOutputPrimitiveTopology(_)
+        | Declaration::MaxOutputVertexCount(_)
+        | Declaration::GsInstanceCount(_)
+        | Declaration::Stream(_)
+            if m.version.stage != ShaderStage::Geometry =>
+        {
+            return Err(unsupported("a geometry-shader declaration outside a geometry shader"))
+        }
+        &Declaration::GsInputPrimitive(p) => m.gs.input_primitive = Some((i, p)),
+        &Declaration::GsOutputPrimitiveTopology(t) => m.gs.output_topology = Some((i, t)),
+        &Declaration::MaxOutputVertexCount(n) => {
+            // D3D11.3 §13.2: 1-1024 vertices (and at most 1024 scalars, checked with the outputs).
+            if n == 0 || n > 1024 {
+                return Err(unsupported(&format!("dcl_maxout {n}: D3D allows 1-1024 output vertices")));
+            }
+            m.gs.max_out = Some((i, n))
+        }
+        &Declaration::GsInstanceCount(n) => {
+            if n == 0 || n > 32 {
+                return Err(unsupported(&format!("dcl_gsinstances {n}: D3D allows 1-32 instances")));
+            }
+            m.gs.instances = Some((i, n))
+        }
+        Declaration::Stream(op) => {
+            if op.ty != OperandType::Stream || op.reg() > 3 {
+                return Err(unsupported("dcl_stream of something other than m0-m3"));
+            }
+            m.gs.streams.push(op.reg())
         }
         _ => return Err(unsupported("this declaration is not translated yet")),
     }

@@ -266,8 +266,26 @@ pub struct Module<'p> {
     pub thread_group: Option<[u32; 3]>,
     /// Thread-group shared memory (`g#`), at most D3D's 32 KB together.
     pub tgsm: Vec<TgsmDecl>,
+    /// A geometry shader's declarations.
+    pub gs: GsDecl,
     /// The body.
     pub body: Block,
+}
+
+/// A geometry shader's declarations (D3D11.3 §13.2): the input primitive, the output
+/// topology, the maximum output vertex count, the instance count and the declared streams.
+#[derive(Debug, Clone, Default)]
+pub struct GsDecl {
+    /// `dcl_inputprimitive`, with its instruction.
+    pub input_primitive: Option<(usize, crate::sm4::decl::InputPrimitive)>,
+    /// `dcl_outputtopology`.
+    pub output_topology: Option<(usize, crate::sm4::decl::PrimitiveTopology)>,
+    /// `dcl_maxout`.
+    pub max_out: Option<(usize, u32)>,
+    /// `dcl_gsinstances` (1 when absent).
+    pub instances: Option<(usize, u32)>,
+    /// `dcl_stream m#` (SM5), in order.
+    pub streams: Vec<u32>,
 }
 
 impl<'p> Module<'p> {

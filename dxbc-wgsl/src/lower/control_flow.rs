@@ -156,7 +156,7 @@ impl Cx<'_, '_> {
         match stmt_kind {
             0 => self.b.stmt(Statement::Break),
             1 => self.b.stmt(Statement::Continue),
-            2 => self.ret(),
+            2 => self.ret()?,
             _ => self.b.stmt(Statement::Kill),
         }
         if let Some(c) = cond {
@@ -208,7 +208,10 @@ impl Cx<'_, '_> {
     }
 
     /// `return` with the output struct.
-    pub(crate) fn ret(&mut self) {
+    pub(crate) fn ret(&mut self) -> R<()> {
+        if self.prim_ret()? {
+            return Ok(());
+        }
         let value = if let Some((ty, srcs)) = self.out_struct.clone() {
             let mut vals: Vec<_> = srcs.iter().map(|&p| self.b.load(p)).collect();
             if let Some((k, arr, lanes)) = self.clip_out.clone() {
@@ -231,5 +234,6 @@ impl Cx<'_, '_> {
             None
         };
         self.b.stmt(naga::Statement::Return { value });
+        Ok(())
     }
 }

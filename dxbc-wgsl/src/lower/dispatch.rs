@@ -78,6 +78,12 @@ pub(crate) fn lowering(op: Opcode) -> Option<Lowering> {
         op if op.is_atomic() => L(|cx, i| cx.atomic(i)),
         op if op.is_double() => L(|cx, i| cx.double_op(i)),
         O::SYNC => L(|cx, i| cx.sync_in_compute(i)),
+        O::EMIT | O::EMIT_STREAM => L(|cx, i| cx.gs_emit(i)),
+        O::CUT | O::CUT_STREAM => L(|cx, i| cx.gs_cut(i)),
+        O::EMITTHENCUT | O::EMITTHENCUT_STREAM => L(|cx, i| {
+            cx.gs_emit(i)?;
+            cx.gs_cut(i)
+        }),
         O::LOD => Refuse("WGSL has no LOD query (textureQueryLod)"),
         O::EVAL_CENTROID | O::EVAL_SAMPLE_INDEX | O::EVAL_SNAPPED => {
             Refuse("WGSL has no interpolate-at-centroid/sample/offset")
@@ -159,7 +165,13 @@ mod tests {
         for row in OPCODE_TABLE {
             let l = lowering(Opcode(row.code));
             let ok = match row.family {
-                Family::Alu | Family::Double | Family::Texture | Family::Buffer | Family::Atomic | Family::Sync => {
+                Family::Alu
+                | Family::Double
+                | Family::Texture
+                | Family::Buffer
+                | Family::Atomic
+                | Family::Sync
+                | Family::Primitive => {
                     matches!(l, Some(Lowering::Lower(_)))
                 }
                 Family::Refused(_) => !matches!(l, Some(Lowering::Lower(_))),

@@ -142,6 +142,9 @@ impl Cx<'_, '_> {
         let m = self.m;
         let stage = m.version.stage;
         let at = decls[0].at;
+        if stage == ShaderStage::Pixel && sysval == sv::PRIMITIVE_ID && self.behind_geometry {
+            return self.primitive_id_from_geometry(reg, decls, elems, in_vars);
+        }
         let (builtin, ty_kind, n, name): (BuiltIn, ScalarKind, usize, &'static str) = match (stage, sysval) {
             (ShaderStage::Vertex, sv::VERTEX_ID) => (BuiltIn::VertexIndex, ScalarKind::Uint, 1, "vertex_index"),
             (ShaderStage::Vertex, sv::INSTANCE_ID) => (BuiltIn::InstanceIndex, ScalarKind::Uint, 1, "instance_index"),
@@ -328,6 +331,58 @@ impl Cx<'_, '_> {
             interpolation: public_interpolation(interpolation, sampling),
         });
         Ok((arg, kind))
+    }
+
+    /// SV_PrimitiveID of a pixel shader drawing a geometry shader's output: the value the
+    /// geometry shader wrote into register `v{reg}`, which the draw's pass-through vertex shader
+    /// passes on as a flat `vec4<u32>` at `@location(reg)` (D3D11.3 §13.6: the pixel shader reads
+    /// the geometry shader's SV_PrimitiveID output).
+    fn primitive_id_from_geometry(
+        &mut self,
+        reg: u32,
+        decls: &[&IoDecl],
+        elems: &[&SignatureElement],
+        in_vars: &mut Vec<InterfaceVar>,
+    ) -> Result<InputPart, TranslateError> {
+        let m = self.m;
+        let at = decls[0].at;
+        if elems.iter().any(|e| e.system_value == 0) || decls.iter().any(|d| d.system_value == 0) {
+            return Err(refuse_decl(
+                m,
+                at,
+                RefusalReason::SystemValueUnsupported,
+                format!("v{reg}: SV_PrimitiveID shares its register with other inputs behind a geometry shader"),
+            ));
+        }
+        let lane =
+            decls.iter().find(|d| d.system_value == sv::PRIMITIVE_ID).map_or(0, |d| d.mask.trailing_zeros().min(3));
+        let ty = self.ty(ScalarKind::Uint, 4);
+        let idx = self.b.f.arguments.len() as u32;
+        self.b.f.arguments.push(FunctionArgument {
+            name: Some(format!("v{reg}_primitive_id")),
+            ty,
+            binding: Some(Binding::Location {
+                location: reg,
+                interpolation: Some(naga::Interpolation::Flat),
+                sampling: None,
+                blend_src: None,
+                per_primitive: false,
+            }),
+        });
+        let arg = self.b.expr(Expression::FunctionArgument(idx));
+        let val = self.b.comp(arg, lane);
+        in_vars.push(InterfaceVar {
+            semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_else(|| "SV_PrimitiveID".into()),
+            semantic_index: 0,
+            register: reg,
+            location: Some(reg),
+            builtin: None,
+            scalar: IfScalar::Uint,
+            components: 4,
+            first_component: 0,
+            interpolation: Some(crate::Interpolation::Flat),
+        });
+        Ok((val, 1, ScalarKind::Uint, lane as u8))
     }
 
     /// An input register that is not `v#`: a compute-shader thread ID or a pixel shader's

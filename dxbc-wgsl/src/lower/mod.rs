@@ -35,6 +35,7 @@ mod builder;
 mod control_flow;
 mod dispatch;
 mod f64;
+mod geometry;
 mod input_decl;
 mod io_decl;
 mod output_decl;
@@ -43,6 +44,7 @@ mod resource_decl;
 mod texture;
 
 pub use f64::F64_WGSL;
+pub use geometry::{GEOMETRY_WGSL, VERTEX_PULL_WGSL};
 
 use crate::bindings::ResourceBinding;
 use crate::ir::{infer_storage, types::StorageMap, Module, Storage};
@@ -189,8 +191,13 @@ pub(crate) struct Cx<'a, 'p> {
     pub input_ranges: Vec<(u32, u32, Handle<Expression>, ScalarKind)>,
     pub bindings: Vec<ResourceBinding>,
     pub uniformity_note: Option<String>,
-    /// The double-precision helpers of `f64.wgsl` by name (empty when the shader has no doubles).
+    /// The helper library's functions by name: the double-precision helpers of `f64.wgsl`, the
+    /// primitive stage's (empty when the shader needs neither).
     pub f64_helpers: HashMap<String, Handle<naga::Function>>,
+    /// The module's role in the primitive stage (`geometry.rs`), `None` for the other stages.
+    pub prim: Option<geometry::PrimMode>,
+    /// A pixel shader drawing a geometry shader's output ([`TranslateOptions::behind_geometry`]).
+    pub behind_geometry: bool,
 }
 
 pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
@@ -290,7 +297,12 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     let entry_point = options.entry_point.clone().unwrap_or_else(|| "main".to_string());
     let storage = infer_storage(m);
     let doubles = f64::uses_doubles(m);
-    let module = if doubles { f64::library()?.clone() } else { naga::Module::default() };
+    let prim_text = geometry::library_text(m, options);
+    let module = match (&prim_text, doubles) {
+        (None, false) => naga::Module::default(),
+        (None, true) => f64::library()?.clone(),
+        (Some(text), doubles) => geometry::library(text, doubles)?,
+    };
     let f64_helpers = module.functions.iter().filter_map(|(h, f)| Some((f.name.clone()?, h))).collect();
     let mut cx = Cx {
         m,
@@ -321,6 +333,8 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         bindings: Vec::new(),
         uniformity_note: None,
         f64_helpers,
+        prim: None,
+        behind_geometry: options.behind_geometry,
     };
     if let Some(i) = crate::ir::uniformity::first_nonuniform_derivative(m) {
         cx.uniformity_note = Some(format!(
@@ -387,20 +401,29 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     cx.declare_nonfinite();
     cx.declare_resources(options)?;
     cx.declare_tgsm();
-    let (inputs, outputs) = cx.declare_io(options)?;
+    let mut geometry = None;
+    let (inputs, outputs) = match (m.version.stage, &options.vertex_stage) {
+        (ShaderStage::Geometry, _) => {
+            let (i, o, info) = cx.declare_geometry_io()?;
+            geometry = Some(info);
+            (i, o)
+        }
+        (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => cx.declare_vertex_pull_io(p)?,
+        _ => cx.declare_io(options)?,
+    };
     cx.declare_temps();
     let body = &m.body;
     if !cx.block(body)? {
-        cx.ret();
+        cx.ret()?;
     }
     let workgroup_storage_bytes = m.tgsm.iter().map(|g| g.words * 4).sum();
-    let Cx { mut module, b, bindings, uniformity_note, .. } = cx;
+    let Cx { mut module, b, bindings, uniformity_note, prim, .. } = cx;
     let function = b.finish();
     let stage = m.version.stage;
-    let workgroup_size = m.thread_group;
+    let workgroup_size = if prim.is_some() { Some(geometry::PRIM_WORKGROUP) } else { m.thread_group };
     module.entry_points.push(EntryPoint {
         name: entry_point.clone(),
-        stage: naga_stage(stage),
+        stage: if prim.is_some() { naga::ShaderStage::Compute } else { naga_stage(stage) },
         early_depth_test: None,
         workgroup_size: workgroup_size.unwrap_or([0; 3]),
         workgroup_size_overrides: None,
@@ -409,7 +432,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         task_payload: None,
         incoming_ray_payload: None,
     });
-    if doubles {
+    if doubles || prim.is_some() {
         f64::prune_functions(&mut module);
     }
     Ok(Lowered {
@@ -424,7 +447,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         workgroup_storage_bytes,
         derivative_uniformity_off: uniformity_note.is_some(),
         uniformity_note,
-        geometry: None,
+        geometry,
     })
 }
 

@@ -400,7 +400,7 @@ impl Cx<'_, '_> {
 
     /// The zero-initialised `vec4` local `o{reg}` that output register `o#` is written through,
     /// registered in `outputs`.
-    fn output_local(&mut self, reg: u32, kind: ScalarKind) -> Handle<Expression> {
+    pub(super) fn output_local(&mut self, reg: u32, kind: ScalarKind) -> Handle<Expression> {
         let v4 = self.ty(kind, 4);
         let zero = self.b.expr(Expression::ZeroValue(v4));
         let lv = self

@@ -7,7 +7,7 @@
 use super::{refuse_at, runtime_immediates, Cx, E, F, I, R, U};
 use crate::ir::Storage;
 use crate::refusal::RefusalReason;
-use crate::sm4::{Index, Modifier, Operand, OperandType};
+use crate::sm4::{Index, Modifier, Operand, OperandType, ShaderStage};
 use naga::{
     AddressSpace, BinaryOperator as B, Expression, GlobalVariable, LocalVariable, MathFunction as M, ScalarKind, Span,
     Statement, Type, TypeInner, UnaryOperator,
@@ -179,7 +179,7 @@ impl Cx<'_, '_> {
     }
 
     /// Index expression (`u32`) of an operand index.
-    fn index(&mut self, i: usize, idx: &Index) -> R<E> {
+    pub(super) fn index(&mut self, i: usize, idx: &Index) -> R<E> {
         match idx {
             Index::Imm(v) => Ok(self.b.u32(*v)),
             Index::Imm64(v) => Ok(self.b.u32(*v as u32)),
@@ -237,6 +237,8 @@ impl Cx<'_, '_> {
                 let k = self.storage.temp(r as u32).kind();
                 Ok((self.b.load(p), k, false))
             }
+            OperandType::Input if self.m.version.stage == ShaderStage::Geometry => self.gs_input_operand(i, op),
+            OperandType::InputPrimitiveId | OperandType::InputGsInstanceId => self.gs_system_value(i, op.ty),
             OperandType::Input => {
                 if let [Index::Relative { base, reg }] = &op.indices[..] {
                     // v[rN + base]: an element of the dcl_indexrange array holding v[base].

@@ -77,6 +77,8 @@ pub enum Family {
     Atomic,
     /// `sync` barriers and fences.
     Sync,
+    /// A geometry shader's output: `emit`, `cut` and their `_stream` forms (`lower::geometry`).
+    Primitive,
     /// Refused for a reason `docs/compatibility.md` documents.
     Refused(RefusalReason),
 }
@@ -95,7 +97,7 @@ pub const COMPARISON: u8 = 4;
 pub struct Opcode(pub u16);
 
 use crate::refusal::RefusalReason;
-use Family::{Alu, Atomic, Buffer, ControlFlow, Declaration, Double, Refused, Sync, Texture};
+use Family::{Alu, Atomic, Buffer, ControlFlow, Declaration, Double, Primitive, Refused, Sync, Texture};
 use RefusalReason as R;
 
 const I: Form = Form::Inst;
@@ -125,7 +127,7 @@ opcodes! {
     6 CASE "case" I, "" "u", ControlFlow, 0;
     7 CONTINUE "continue" I, "" "", ControlFlow, 0;
     8 CONTINUEC "continuec" I, "" "c", ControlFlow, 0;
-    9 CUT "cut" I, "" "", Refused(R::StageUnsupported), 0;
+    9 CUT "cut" I, "" "", Primitive, 0;
     10 DEFAULT "default" I, "" "", ControlFlow, 0;
     11 DERIV_RTX "deriv_rtx" I, "f" "f", Alu, UNIFORM;
     12 DERIV_RTY "deriv_rty" I, "f" "f", Alu, UNIFORM;
@@ -135,8 +137,8 @@ opcodes! {
     16 DP3 "dp3" I, "f" "ff", Alu, 0;
     17 DP4 "dp4" I, "f" "ff", Alu, 0;
     18 ELSE "else" I, "" "", ControlFlow, 0;
-    19 EMIT "emit" I, "" "", Refused(R::StageUnsupported), 0;
-    20 EMITTHENCUT "emit_then_cut" I, "" "", Refused(R::StageUnsupported), 0;
+    19 EMIT "emit" I, "" "", Primitive, 0;
+    20 EMITTHENCUT "emit_then_cut" I, "" "", Primitive, 0;
     21 ENDIF "endif" I, "" "", ControlFlow, 0;
     22 ENDLOOP "endloop" I, "" "", ControlFlow, 0;
     23 ENDSWITCH "endswitch" I, "" "", ControlFlow, 0;
@@ -233,9 +235,9 @@ opcodes! {
     114 HS_CONTROL_POINT_PHASE "hs_control_point_phase" I, "" "", Refused(R::StageUnsupported), 0;
     115 HS_FORK_PHASE "hs_fork_phase" I, "" "", Refused(R::StageUnsupported), 0;
     116 HS_JOIN_PHASE "hs_join_phase" I, "" "", Refused(R::StageUnsupported), 0;
-    117 EMIT_STREAM "emit_stream" I, "" "r", Refused(R::StageUnsupported), 0;
-    118 CUT_STREAM "cut_stream" I, "" "r", Refused(R::StageUnsupported), 0;
-    119 EMITTHENCUT_STREAM "emit_then_cut_stream" I, "" "r", Refused(R::StageUnsupported), 0;
+    117 EMIT_STREAM "emit_stream" I, "" "r", Primitive, 0;
+    118 CUT_STREAM "cut_stream" I, "" "r", Primitive, 0;
+    119 EMITTHENCUT_STREAM "emit_then_cut_stream" I, "" "r", Primitive, 0;
     120 INTERFACE_CALL "fcall" Form::InterfaceCall, "" "o", Refused(R::Interfaces), 0;
     121 BUFINFO "bufinfo" I, "u" "r", Buffer, 0;
     122 DERIV_RTX_COARSE "deriv_rtx_coarse" I, "f" "f", Alu, UNIFORM;

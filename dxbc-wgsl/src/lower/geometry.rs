@@ -1,0 +1,673 @@
+//! The primitive stage (`crate::geometry`, docs/geometry.md): a geometry shader lowered to a
+//! compute shader, and a vertex shader lowered to a compute shader in front of one.
+//!
+//! Both are lowered into a parsed helper library (`geometry.wgsl`, `vertex_pull.wgsl`, like the
+//! double-precision helpers): the library holds the primitive stage's bindings (group
+//! [`crate::geometry::SYSTEM_GROUP`]), the invocation's place in the draw, primitive assembly and
+//! vertex pulling; the lowering calls it.
+//!
+//! - a geometry shader's entry point starts with `if !gs_begin(...) { gs_end(); return; }`; an
+//!   input `v[k][r]` reads `gs_input(k, r)`, `vPrim` and `vGSInstanceID` the invocation's
+//!   values; `emit` stores every output register into the slot `gs_emit()` returns, `cut` calls
+//!   `gs_cut()`, and every return calls `gs_end()`, which ends the invocation's strips;
+//! - a vertex shader's entry point starts with `if !vs_begin(...) { return; }`, pulls each input
+//!   register with `vs_fetch` (or its vertex or instance ID), and every return writes the vertex
+//!   record (`vs_store`).
+
+use super::io_decl::{if_scalar, kind_of, sv, sv_semantic};
+use super::{refuse_at, refuse_decl, Cx, E, R, U};
+use crate::geometry::{
+    GeometryInfo, InputPrimitive, OutputTopology, VertexFormat, VertexPulling, MAX_VERTEX_BUFFER_SLOTS,
+    VERTEX_BUFFER_BASE, WORKGROUP_SIZE,
+};
+use crate::refusal::{RefusalReason, TranslateError};
+use crate::sm4::decl::{InputPrimitive as DeclPrimitive, PrimitiveTopology};
+use crate::sm4::{Index, Operand, OperandType, ShaderStage};
+use crate::{InterfaceVar, ScalarKind as IfScalar};
+use naga::{Binding, BuiltIn, Expression, FunctionArgument, ScalarKind, Statement, UnaryOperator};
+use std::sync::OnceLock;
+
+/// The geometry helper library's WGSL source.
+pub const GEOMETRY_WGSL: &str = include_str!("geometry.wgsl");
+/// The vertex-pulling helper library's WGSL source (without its per-shader vertex buffers).
+pub const VERTEX_PULL_WGSL: &str = include_str!("vertex_pull.wgsl");
+
+/// The primitive-stage role of the module being lowered.
+pub(crate) enum PrimMode {
+    /// A geometry shader: the output registers `emit` stores, in register order.
+    Geometry { outputs: Vec<u32> },
+    /// A vertex shader in front of one: registers per vertex record.
+    VertexCompute { record_registers: u32 },
+}
+
+/// The helper library a primitive-stage module is lowered into, `None` for the other stages.
+pub(super) fn library_text(m: &crate::ir::Module<'_>, options: &crate::TranslateOptions) -> Option<String> {
+    match (m.version.stage, &options.vertex_stage) {
+        (ShaderStage::Geometry, _) => Some(GEOMETRY_WGSL.to_string()),
+        (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => Some(vertex_pull_text(p)),
+        _ => None,
+    }
+}
+
+/// The helper library `text` parsed (with the double-precision helpers before it when
+/// `doubles`). The geometry library, the same for every geometry shader, is parsed once.
+pub(super) fn library(text: &str, doubles: bool) -> R<naga::Module> {
+    fn parse(text: &str, doubles: bool) -> Result<naga::Module, String> {
+        let text = if doubles { format!("{}\n{text}", super::F64_WGSL) } else { text.to_string() };
+        naga::front::wgsl::parse_str(&text).map_err(|e| e.emit_to_string(&text))
+    }
+    static GEOMETRY: [OnceLock<Result<naga::Module, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let parsed = if text == GEOMETRY_WGSL {
+        GEOMETRY[usize::from(doubles)].get_or_init(|| parse(text, doubles)).clone()
+    } else {
+        parse(text, doubles)
+    };
+    parsed.map_err(|e| TranslateError::Internal(format!("the primitive-stage library does not parse: {e}")))
+}
+
+/// The slots a vertex-pulling layout reads, sorted.
+fn slots_of(p: &VertexPulling) -> Vec<u32> {
+    let mut slots: Vec<u32> = p.elements.iter().map(|e| e.slot).filter(|&s| s < MAX_VERTEX_BUFFER_SLOTS).collect();
+    slots.sort_unstable();
+    slots.dedup();
+    slots
+}
+
+/// `vertex_pull.wgsl` with the vertex buffers of the slots the layout reads.
+fn vertex_pull_text(p: &VertexPulling) -> String {
+    let slots = slots_of(p);
+    let mut s = VERTEX_PULL_WGSL.to_string();
+    for &slot in &slots {
+        s.push_str(&format!(
+            "@group(3) @binding({}) var<storage, read> vs_vb{slot}: array<u32>;\n",
+            VERTEX_BUFFER_BASE + slot
+        ));
+    }
+    s.push_str("\n// Word `w` of vertex buffer slot `slot` (0 past its end).\nfn vs_word(slot: u32, w: u32) -> u32 {\n    switch slot {\n");
+    for &slot in &slots {
+        s.push_str(&format!(
+            "        case {slot}u: {{ if (w < arrayLength(&vs_vb{slot})) {{ return vs_vb{slot}[w]; }} return 0u; }}\n"
+        ));
+    }
+    s.push_str("        default: { return 0u; }\n    }\n}\n");
+    s.push_str("\n// Whether the bytes before `end` lie in slot `slot`'s buffer.\nfn vs_in_bounds(slot: u32, end: u32) -> bool {\n    switch slot {\n");
+    for &slot in &slots {
+        s.push_str(&format!("        case {slot}u: {{ return end <= arrayLength(&vs_vb{slot}) * 4u; }}\n"));
+    }
+    s.push_str("        default: { return false; }\n    }\n}\n");
+    s
+}
+
+/// The public input primitive of a declaration's.
+fn input_primitive(p: DeclPrimitive) -> Option<InputPrimitive> {
+    Some(match p {
+        DeclPrimitive::Point => InputPrimitive::Point,
+        DeclPrimitive::Line => InputPrimitive::Line,
+        DeclPrimitive::Triangle => InputPrimitive::Triangle,
+        DeclPrimitive::LineAdj => InputPrimitive::LineAdj,
+        DeclPrimitive::TriangleAdj => InputPrimitive::TriangleAdj,
+        DeclPrimitive::ControlPointPatch(n) if (1..=32).contains(&n) => InputPrimitive::Patch(n),
+        _ => return None,
+    })
+}
+
+impl Cx<'_, '_> {
+    /// Calls helper `name` of the library for its value.
+    fn prim_call(&mut self, name: &str, arguments: Vec<E>) -> R<E> {
+        let function = *self
+            .f64_helpers
+            .get(name)
+            .ok_or_else(|| TranslateError::Internal(format!("the primitive-stage library has no function `{name}`")))?;
+        let result = self.b.result_expr(Expression::CallResult(function));
+        self.b.stmt(Statement::Call { function, arguments, result: Some(result) });
+        Ok(result)
+    }
+
+    /// Calls helper `name` of the library for its effect.
+    fn prim_call_void(&mut self, name: &str, arguments: Vec<E>) -> R<()> {
+        let function = *self
+            .f64_helpers
+            .get(name)
+            .ok_or_else(|| TranslateError::Internal(format!("the primitive-stage library has no function `{name}`")))?;
+        self.b.stmt(Statement::Call { function, arguments, result: None });
+        Ok(())
+    }
+
+    /// The value of the library's private global `name`.
+    fn prim_global(&mut self, name: &str) -> R<E> {
+        let g = self
+            .module
+            .global_variables
+            .iter()
+            .find(|(_, g)| g.name.as_deref() == Some(name))
+            .map(|(h, _)| h)
+            .ok_or_else(|| TranslateError::Internal(format!("the primitive-stage library has no global `{name}`")))?;
+        let p = self.b.expr(Expression::GlobalVariable(g));
+        Ok(self.b.load(p))
+    }
+
+    /// The entry point's `workgroup_id` and `local_invocation_index` arguments.
+    fn prim_arguments(&mut self) -> (E, E) {
+        let v3 = self.ty(U, 3);
+        let u1 = self.ty(U, 1);
+        let n = self.b.f.arguments.len() as u32;
+        self.b.f.arguments.push(FunctionArgument {
+            name: Some("workgroup_id".into()),
+            ty: v3,
+            binding: Some(Binding::BuiltIn(BuiltIn::WorkGroupId)),
+        });
+        self.b.f.arguments.push(FunctionArgument {
+            name: Some("local_index".into()),
+            ty: u1,
+            binding: Some(Binding::BuiltIn(BuiltIn::LocalInvocationIndex)),
+        });
+        let wg = self.b.expr(Expression::FunctionArgument(n));
+        let li = self.b.expr(Expression::FunctionArgument(n + 1));
+        (wg, li)
+    }
+
+    /// `if (!cond) { <then>; return; }` with `then` the calls `names`.
+    fn prim_guard(&mut self, cond: E, names: &[&str]) -> R<()> {
+        let not = self.b.expr(Expression::Unary { op: UnaryOperator::LogicalNot, expr: cond });
+        self.b.open();
+        for name in names {
+            self.prim_call_void(name, Vec::new())?;
+        }
+        self.b.stmt(Statement::Return { value: None });
+        let accept = self.b.close();
+        self.b.stmt(Statement::If { condition: not, accept, reject: naga::Block::new() });
+        Ok(())
+    }
+
+    /// Declares a geometry shader's interface: the invocation's place (`gs_begin`), the output
+    /// registers; returns the interface (inputs: the vertex record's registers; outputs: the
+    /// output vertex's) and the primitive stage's description.
+    pub(super) fn declare_geometry_io(&mut self) -> R<(Vec<InterfaceVar>, Vec<InterfaceVar>, GeometryInfo)> {
+        let m = self.m;
+        let first_decl = m.program.instructions.iter().position(|i| i.opcode.is_declaration()).unwrap_or(0);
+        let (at, decl_primitive) = m.gs.input_primitive.ok_or_else(|| {
+            refuse_decl(
+                m,
+                first_decl,
+                RefusalReason::DeclarationUnsupported,
+                "a geometry shader without dcl_inputprimitive",
+            )
+        })?;
+        let primitive = input_primitive(decl_primitive).ok_or_else(|| {
+            refuse_decl(
+                m,
+                at,
+                RefusalReason::DeclarationUnsupported,
+                format!("dcl_inputprimitive {decl_primitive:?} is not an input primitive"),
+            )
+        })?;
+        let output_topology = match m.gs.output_topology {
+            None => None,
+            Some((_, PrimitiveTopology::PointList)) => Some(OutputTopology::PointList),
+            Some((_, PrimitiveTopology::LineStrip)) => Some(OutputTopology::LineStrip),
+            Some((_, PrimitiveTopology::TriangleStrip)) => Some(OutputTopology::TriangleStrip),
+            Some((at, t)) => {
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::DeclarationUnsupported,
+                    format!(
+                        "dcl_outputtopology {t:?}: a geometry shader outputs points, line strips or triangle strips"
+                    ),
+                ))
+            }
+        };
+        let (_, max_out) = m.gs.max_out.ok_or_else(|| {
+            refuse_decl(m, first_decl, RefusalReason::DeclarationUnsupported, "a geometry shader without dcl_maxout")
+        })?;
+        let instances = m.gs.instances.map_or(1, |(_, n)| n);
+        // Inputs: the vertex record's registers.
+        let mut in_regs: Vec<u32> =
+            m.inputs.iter().filter(|d| d.operand.ty == OperandType::Input).map(|d| d.register).collect();
+        in_regs.sort_unstable();
+        in_regs.dedup();
+        let input_registers = in_regs.last().map_or(1, |r| r + 1);
+        let mut in_vars = Vec::new();
+        for &reg in &in_regs {
+            let elems: Vec<_> = m.input_signature.elements.iter().filter(|e| e.register == reg).collect();
+            let mask = elems.iter().fold(0u8, |a, e| a | e.mask);
+            in_vars.push(InterfaceVar {
+                semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                register: reg,
+                location: Some(reg),
+                builtin: None,
+                scalar: elems.first().map(|e| if_scalar(kind_of(e.component_type))).unwrap_or(IfScalar::Float),
+                components: if mask == 0 { 4 } else { (8 - mask.leading_zeros() as u8).max(1) },
+                first_component: 0,
+                interpolation: None,
+            });
+        }
+        for d in &m.inputs {
+            match d.operand.ty {
+                OperandType::Input | OperandType::InputPrimitiveId | OperandType::InputGsInstanceId => {}
+                other => {
+                    return Err(refuse_decl(
+                        m,
+                        d.at,
+                        RefusalReason::OperandUnsupported,
+                        format!("input register type {other:?} in a geometry shader"),
+                    ))
+                }
+            }
+        }
+        // Outputs: every declared or signature register, a zero-initialised local each.
+        let mut out_regs: Vec<u32> =
+            m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output).map(|d| d.register).collect();
+        for e in &m.output_signature.elements {
+            if e.register < 32 && e.stream == 0 {
+                out_regs.push(e.register);
+            }
+        }
+        out_regs.sort_unstable();
+        out_regs.dedup();
+        if let Some(d) = m.outputs.iter().find(|d| d.operand.ty != OperandType::Output) {
+            return Err(refuse_decl(
+                m,
+                d.at,
+                RefusalReason::OperandUnsupported,
+                format!("output register type {:?} in a geometry shader", d.operand.ty),
+            ));
+        }
+        let mut out_vars = Vec::new();
+        let mut position_register = None;
+        let mut components = 0u32;
+        for &reg in &out_regs {
+            let decls: Vec<_> = m.outputs.iter().filter(|d| d.register == reg).collect();
+            let elems: Vec<_> =
+                m.output_signature.elements.iter().filter(|e| e.register == reg && e.stream == 0).collect();
+            let sysval = decls
+                .iter()
+                .map(|d| d.system_value)
+                .find(|&s| s != 0)
+                .or_else(|| elems.iter().map(|e| e.system_value).find(|&s| s != 0 && s < 64))
+                .unwrap_or(0);
+            let at = decls.first().map_or(first_decl, |d| d.at);
+            let mut kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
+            if elems.iter().any(|e| kind_of(e.component_type) != kind) {
+                kind = ScalarKind::Uint;
+            }
+            let builtin = match sysval {
+                0 | sv::PRIMITIVE_ID => None,
+                sv::POSITION => {
+                    if position_register.is_some() {
+                        return Err(refuse_decl(
+                            m,
+                            at,
+                            RefusalReason::SystemValueUnsupported,
+                            format!("o{reg} is a second SV_Position output"),
+                        ));
+                    }
+                    position_register = Some(reg);
+                    Some(crate::Builtin::Position)
+                }
+                4 | 5 => {
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::SystemValueUnsupported,
+                        format!(
+                            "geometry-shader output {}: a per-primitive system value (layered and viewport-array rendering are not emulated yet)",
+                            sv_semantic(sysval)
+                        ),
+                    ))
+                }
+                other => {
+                    return Err(refuse_decl(
+                        m,
+                        at,
+                        RefusalReason::SystemValueUnsupported,
+                        format!("geometry-shader output {}: not passed on to the draw yet", sv_semantic(other)),
+                    ))
+                }
+            };
+            let kind = if sysval == sv::PRIMITIVE_ID { ScalarKind::Uint } else { kind };
+            self.output_local(reg, kind);
+            let mask = elems.iter().fold(0u8, |a, e| a | e.mask) | decls.iter().fold(0u8, |a, d| a | d.mask);
+            components += if mask == 0 { 4 } else { 8 - mask.leading_zeros() };
+            out_vars.push(InterfaceVar {
+                semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                register: reg,
+                location: if builtin.is_some() { None } else { Some(reg) },
+                builtin,
+                scalar: if_scalar(kind),
+                components: 4,
+                first_component: 0,
+                interpolation: None,
+            });
+        }
+        // D3D11.3 §13.2: at most 1024 scalars of output per invocation.
+        if u64::from(max_out) * u64::from(components) > 1024 {
+            let at = m.gs.max_out.map_or(first_decl, |(at, _)| at);
+            return Err(refuse_decl(
+                m,
+                at,
+                RefusalReason::DeclarationUnsupported,
+                format!(
+                    "dcl_maxout {max_out} of {components} output components: D3D allows 1024 scalars per invocation"
+                ),
+            ));
+        }
+        let output_registers = out_regs.last().map_or(1, |r| r + 1);
+        let index_stride = match output_topology {
+            Some(OutputTopology::LineStrip | OutputTopology::TriangleStrip) => 2 * max_out + 1,
+            _ => 0,
+        };
+        let info = GeometryInfo {
+            input_primitive: primitive,
+            output_topology,
+            max_vertices: max_out,
+            instances,
+            input_registers,
+            output_registers,
+            position_register,
+            index_stride,
+        };
+        // The entry point's prologue.
+        let (wg, li) = self.prim_arguments();
+        let args = [
+            primitive.vertices(),
+            input_registers,
+            output_registers,
+            max_out,
+            max_out,
+            instances,
+            index_stride,
+            position_register.unwrap_or(u32::MAX),
+        ];
+        let mut arguments = vec![wg, li];
+        arguments.extend(args.iter().map(|&a| self.b.u32(a)));
+        let live = self.prim_call("gs_begin", arguments)?;
+        self.prim_guard(live, &["gs_end"])?;
+        self.prim = Some(PrimMode::Geometry { outputs: out_regs });
+        Ok((in_vars, out_vars, info))
+    }
+
+    /// Declares a vertex shader's interface as compute in front of a geometry shader: the
+    /// invocation's vertex (`vs_begin`), its input registers pulled from the vertex buffers, its
+    /// output registers; returns the interface.
+    pub(super) fn declare_vertex_pull_io(&mut self, p: &VertexPulling) -> R<(Vec<InterfaceVar>, Vec<InterfaceVar>)> {
+        let m = self.m;
+        if p.record_registers == 0 || p.record_registers > 32 {
+            return Err(TranslateError::InvalidOptions(format!(
+                "vertex pulling: {} registers per vertex record (1-32)",
+                p.record_registers
+            )));
+        }
+        if let Some(e) = p.elements.iter().find(|e| e.slot >= MAX_VERTEX_BUFFER_SLOTS) {
+            return Err(TranslateError::InvalidOptions(format!(
+                "vertex pulling: slot {} past the {MAX_VERTEX_BUFFER_SLOTS} the primitive stage binds",
+                e.slot
+            )));
+        }
+        let (wg, li) = self.prim_arguments();
+        let live = self.prim_call("vs_begin", vec![wg, li])?;
+        self.prim_guard(live, &[])?;
+        let mut regs: Vec<u32> = m.inputs.iter().map(|d| d.register).collect();
+        regs.sort_unstable();
+        regs.dedup();
+        let mut in_vars = Vec::new();
+        for reg in regs {
+            let decls: Vec<_> = m.inputs.iter().filter(|d| d.register == reg).collect();
+            if let Some(d) = decls.iter().find(|d| d.operand.ty != OperandType::Input) {
+                return Err(refuse_decl(
+                    m,
+                    d.at,
+                    RefusalReason::OperandUnsupported,
+                    format!("input register type {:?} in a vertex shader", d.operand.ty),
+                ));
+            }
+            let v4 = self.ty(U, 4);
+            let zero = self.b.expr(Expression::ZeroValue(v4));
+            let lv = self.b.f.local_variables.append(
+                naga::LocalVariable { name: Some(format!("v{reg}")), ty: v4, init: Some(zero) },
+                naga::Span::UNDEFINED,
+            );
+            let ptr = self.b.expr(Expression::LocalVariable(lv));
+            self.inputs.insert(reg, (ptr, U));
+            // System values first (a register may hold SV_VertexID beside user data? D3D packs
+            // them alone), then the layout's element.
+            for d in &decls {
+                let id = match d.system_value {
+                    0 => continue,
+                    sv::VERTEX_ID => "vs_vertex_id",
+                    sv::INSTANCE_ID => "vs_instance_id",
+                    other => {
+                        return Err(refuse_decl(
+                            m,
+                            d.at,
+                            RefusalReason::SystemValueUnsupported,
+                            format!("vertex-shader input {}", sv_semantic(other)),
+                        ))
+                    }
+                };
+                let v = self.prim_global(id)?;
+                let cur = self.b.load(ptr);
+                let lane = d.mask.trailing_zeros().min(3);
+                let mut comps: Vec<E> = (0..4).map(|c| self.b.comp(cur, c)).collect();
+                comps[lane as usize] = v;
+                let value = self.b.compose(v4, comps);
+                self.b.store(ptr, value);
+            }
+            let user = decls.iter().any(|d| d.system_value == 0);
+            if user {
+                let found: Vec<_> = p.elements.iter().filter(|e| e.register == reg).collect();
+                let e = match found[..] {
+                    [e] => e,
+                    [] => {
+                        let at = decls[0].at;
+                        return Err(TranslateError::Unsupported(crate::Refusal {
+                            reason: RefusalReason::OperandUnsupported,
+                            instruction: Some(at),
+                            offset: Some(m.ins(at).offset),
+                            opcode: Some(m.ins(at).opcode.name()),
+                            subject: None,
+                            detail: format!("vertex pulling: no input element feeds v{reg}"),
+                        }));
+                    }
+                    _ => {
+                        return Err(TranslateError::InvalidOptions(format!(
+                            "vertex pulling: two input elements feed v{reg}"
+                        )))
+                    }
+                };
+                let stride = p.strides.get(e.slot as usize).copied().unwrap_or(0);
+                let format = VertexFormat::ALL.iter().position(|f| *f == e.format).unwrap_or(0) as u32;
+                let step = e.instance_step_rate.map_or(0, |r| r.saturating_add(1));
+                let args = [e.slot, stride, e.offset, step, format, e.format.size()];
+                let args: Vec<E> = args.iter().map(|&a| self.b.u32(a)).collect();
+                let fetched = self.prim_call("vs_fetch", args)?;
+                // The system-value lanes stay.
+                let sv_mask = decls.iter().filter(|d| d.system_value != 0).fold(0u8, |a, d| a | d.mask);
+                let value = if sv_mask == 0 {
+                    fetched
+                } else {
+                    let cur = self.b.load(ptr);
+                    let comps: Vec<E> = (0..4)
+                        .map(|c| if sv_mask & (1 << c) != 0 { self.b.comp(cur, c) } else { self.b.comp(fetched, c) })
+                        .collect();
+                    self.b.compose(v4, comps)
+                };
+                self.b.store(ptr, value);
+            }
+            let elems: Vec<_> = m.input_signature.elements.iter().filter(|e| e.register == reg).collect();
+            in_vars.push(InterfaceVar {
+                semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                register: reg,
+                location: None,
+                builtin: None,
+                scalar: elems.first().map(|e| if_scalar(kind_of(e.component_type))).unwrap_or(IfScalar::Float),
+                components: 4,
+                first_component: 0,
+                interpolation: None,
+            });
+        }
+        // Outputs: every register the record holds that the shader declares or signs.
+        let mut out_regs: Vec<u32> = m.outputs.iter().map(|d| d.register).collect();
+        out_regs.extend(m.output_signature.elements.iter().map(|e| e.register).filter(|&r| r < 32));
+        out_regs.sort_unstable();
+        out_regs.dedup();
+        if let Some(d) = m.outputs.iter().find(|d| d.operand.ty != OperandType::Output) {
+            return Err(refuse_decl(
+                m,
+                d.at,
+                RefusalReason::OperandUnsupported,
+                format!("output register type {:?} in front of a geometry shader", d.operand.ty),
+            ));
+        }
+        let mut out_vars = Vec::new();
+        for reg in out_regs {
+            let elems: Vec<_> = m.output_signature.elements.iter().filter(|e| e.register == reg).collect();
+            let mut kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
+            if elems.iter().any(|e| kind_of(e.component_type) != kind) {
+                kind = ScalarKind::Uint;
+            }
+            self.output_local(reg, kind);
+            out_vars.push(InterfaceVar {
+                semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                register: reg,
+                location: Some(reg),
+                builtin: None,
+                scalar: if_scalar(kind),
+                components: 4,
+                first_component: 0,
+                interpolation: None,
+            });
+        }
+        self.prim = Some(PrimMode::VertexCompute { record_registers: p.record_registers });
+        Ok((in_vars, out_vars))
+    }
+
+    /// A return of a primitive-stage module: a geometry shader ends its strips, a vertex shader
+    /// writes its record. Returns `false` for the other stages (their return is the caller's).
+    pub(super) fn prim_ret(&mut self) -> R<bool> {
+        match self.prim.as_ref() {
+            None => Ok(false),
+            Some(PrimMode::Geometry { .. }) => {
+                self.prim_call_void("gs_end", Vec::new())?;
+                self.b.stmt(Statement::Return { value: None });
+                Ok(true)
+            }
+            Some(&PrimMode::VertexCompute { record_registers }) => {
+                let regs = self.b.u32(record_registers);
+                for r in 0..record_registers {
+                    let v = match self.outputs.get(&r).copied() {
+                        Some((p, k)) => {
+                            let v = self.b.load(p);
+                            if k == U {
+                                v
+                            } else {
+                                self.b.bitcast(v, U)
+                            }
+                        }
+                        None => {
+                            let v4 = self.ty(U, 4);
+                            self.b.expr(Expression::ZeroValue(v4))
+                        }
+                    };
+                    let ri = self.b.u32(r);
+                    self.prim_call_void("vs_store", vec![ri, regs, v])?;
+                }
+                self.b.stmt(Statement::Return { value: None });
+                Ok(true)
+            }
+        }
+    }
+
+    /// The stream an `emit_stream`/`cut_stream` names (0 for the plain forms).
+    fn stream_of(&self, i: usize) -> u32 {
+        let ins = self.m.ins(i);
+        ins.operands.iter().find(|o| o.ty == OperandType::Stream).map_or(0, Operand::reg)
+    }
+
+    /// `emit` / `emit_stream m#`: the output registers into the next output slot. Without stream
+    /// output, D3D rasterizes stream 0 and discards the others.
+    pub(super) fn gs_emit(&mut self, i: usize) -> R<()> {
+        let Some(PrimMode::Geometry { outputs }) = self.prim.as_ref() else {
+            return Err(self.outside_geometry(i));
+        };
+        if self.stream_of(i) != 0 {
+            return Ok(());
+        }
+        let outputs = outputs.clone();
+        let slot = self.prim_call("gs_emit", Vec::new())?;
+        for r in outputs {
+            let (p, k) = self.outputs[&r];
+            let v = self.b.load(p);
+            let v = if k == U { v } else { self.b.bitcast(v, U) };
+            let ri = self.b.u32(r);
+            self.prim_call_void("gs_store", vec![slot, ri, v])?;
+        }
+        Ok(())
+    }
+
+    /// `cut` / `cut_stream m#`: ends the current strip.
+    pub(super) fn gs_cut(&mut self, i: usize) -> R<()> {
+        if !matches!(self.prim, Some(PrimMode::Geometry { .. })) {
+            return Err(self.outside_geometry(i));
+        }
+        if self.stream_of(i) != 0 {
+            return Ok(());
+        }
+        self.prim_call_void("gs_cut", Vec::new())
+    }
+
+    fn outside_geometry(&self, i: usize) -> TranslateError {
+        refuse_at(
+            self,
+            i,
+            RefusalReason::OpcodeUnsupported,
+            format!("`{}` outside a geometry shader (invalid in D3D)", self.m.ins(i).opcode.name()),
+        )
+    }
+
+    /// A geometry shader's input `v[k][r]` (raw bits: the reader bitcasts).
+    pub(super) fn gs_input_operand(&mut self, i: usize, op: &Operand) -> R<(E, ScalarKind, bool)> {
+        let [k, r] = &op.indices[..] else {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "a geometry-shader input read without its vertex index (v[k][r])",
+            ));
+        };
+        let (k, r) = (k.clone(), r.clone());
+        let k = self.prim_index(i, &k)?;
+        let r = self.prim_index(i, &r)?;
+        let v = self.prim_call("gs_input", vec![k, r])?;
+        Ok((v, U, false))
+    }
+
+    fn prim_index(&mut self, i: usize, idx: &Index) -> R<E> {
+        match idx {
+            Index::Imm(v) => Ok(self.b.u32(*v)),
+            Index::Imm64(v) => Ok(self.b.u32(u32::try_from(*v).unwrap_or(u32::MAX))),
+            Index::Relative { .. } => self.index(i, idx),
+        }
+    }
+
+    /// `vPrim` / `vGSInstanceID` (scalars).
+    pub(super) fn gs_system_value(&mut self, i: usize, ty: OperandType) -> R<(E, ScalarKind, bool)> {
+        if !matches!(self.prim, Some(PrimMode::Geometry { .. })) {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!("{ty:?} outside a geometry shader"),
+            ));
+        }
+        let name = if ty == OperandType::InputPrimitiveId { "gs_prim_id" } else { "gs_instance_id" };
+        Ok((self.prim_global(name)?, U, true))
+    }
+}
+
+/// The workgroup size of a primitive-stage module.
+pub(super) const PRIM_WORKGROUP: [u32; 3] = [WORKGROUP_SIZE, 1, 1];
