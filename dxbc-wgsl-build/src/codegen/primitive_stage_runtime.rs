@@ -328,7 +328,11 @@ impl Chunk {
 /// geometry shader's input primitive is not the draw's), [`PrimitiveStageError::InvalidStage`],
 /// and [`PrimitiveStageError::PrimitiveTooLarge`] when one candidate primitive of one instance
 /// does not fit.
-pub fn plan_chunks(desc: &StageDesc, draw: &DrawCall, max_binding_bytes: u64) -> Result<Vec<Chunk>, PrimitiveStageError> {
+pub fn plan_chunks(
+    desc: &StageDesc,
+    draw: &DrawCall,
+    max_binding_bytes: u64,
+) -> Result<Vec<Chunk>, PrimitiveStageError> {
     desc.validate()?;
     let Some(primitive) = InputPrimitive::of_topology(draw.topology) else {
         return Err(PrimitiveStageError::UnknownTopology(draw.topology));
@@ -632,6 +636,10 @@ pub struct PrimitiveStageDescriptor<'a> {
     pub depth_stencil: Option<wgpu::DepthStencilState>,
     /// Multisampling.
     pub multisample: wgpu::MultisampleState,
+    /// A cap on the bytes of one chunk's buffers, below the device's limits (`None`: the
+    /// device's `max_storage_buffer_binding_size` and `max_buffer_size`); a smaller cap splits
+    /// draws into more chunks.
+    pub max_binding_bytes: Option<u64>,
 }
 
 /// What a buffer of the cache holds.
@@ -644,12 +652,14 @@ enum Role {
 }
 
 impl Role {
+    /// Its usages (`COPY_SRC` too: the output can be read back).
     fn usage(self) -> wgpu::BufferUsages {
-        match self {
-            Role::Records | Role::Table => wgpu::BufferUsages::STORAGE,
-            Role::Vertices => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX,
-            Role::Indices => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDEX,
-        }
+        wgpu::BufferUsages::COPY_SRC
+            | match self {
+                Role::Records | Role::Table => wgpu::BufferUsages::STORAGE,
+                Role::Vertices => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX,
+                Role::Indices => wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDEX,
+            }
     }
 }
 
@@ -666,6 +676,7 @@ const CACHE_ENTRIES: usize = 16;
 pub struct PrimitiveStage {
     desc: StageDesc,
     label: String,
+    max_binding_bytes: Option<u64>,
     vertex: wgpu::ComputePipeline,
     geometry: wgpu::ComputePipeline,
     assembly: wgpu::ComputePipeline,
@@ -849,11 +860,8 @@ impl PrimitiveStage {
                 cache: None,
             })
         };
-        let vertex = compute(
-            "vertex pipeline",
-            [d.vertex_layout.unwrap_or(&empty), &empty, &empty, &vertex_system],
-            d.vertex,
-        );
+        let vertex =
+            compute("vertex pipeline", [d.vertex_layout.unwrap_or(&empty), &empty, &empty, &vertex_system], d.vertex);
         let geometry = compute(
             "geometry pipeline",
             [&empty, &empty, d.geometry_layout.unwrap_or(&empty), &geometry_system],
@@ -926,6 +934,7 @@ impl PrimitiveStage {
         Ok(PrimitiveStage {
             desc,
             label,
+            max_binding_bytes: d.max_binding_bytes,
             vertex,
             geometry,
             assembly,
@@ -944,10 +953,12 @@ impl PrimitiveStage {
         &self.desc
     }
 
-    /// The largest buffer binding the chunks may use on `device`.
-    pub fn max_binding_bytes(device: &wgpu::Device) -> u64 {
+    /// The largest buffer binding the chunks may use on `device`: its
+    /// `max_storage_buffer_binding_size` and `max_buffer_size`, and the descriptor's cap.
+    pub fn max_binding_bytes(&self, device: &wgpu::Device) -> u64 {
         let limits = device.limits();
-        limits.max_storage_buffer_binding_size.min(limits.max_buffer_size)
+        let device_max = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        self.max_binding_bytes.map_or(device_max, |cap| cap.min(device_max))
     }
 
     /// A buffer of at least `size` bytes (a multiple of 16) from the cache, or a new one.
@@ -1040,7 +1051,10 @@ impl PrimitiveStage {
     ) -> Result<Prepared, PrimitiveStageError> {
         let desc = &self.desc;
         let limits = device.limits();
-        let max_binding = Self::max_binding_bytes(device);
+        // Chunks follow the cap; the draw's own buffers (vertex and index buffers, the assembly
+        // table) only the device's limits.
+        let max_binding = self.max_binding_bytes(device);
+        let device_max = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
         let chunks = plan_chunks(desc, draw, max_binding)?;
         let mut params = DrawParams {
             vertex_count: draw.vertex_count,
@@ -1063,18 +1077,21 @@ impl PrimitiveStage {
                 wgpu::IndexFormat::Uint32 => 4,
             };
             if offset % size != 0 {
-                return Err(PrimitiveStageError::BadOffset { what: "the index buffer (not index-aligned)".into(), offset });
+                return Err(PrimitiveStageError::BadOffset {
+                    what: "the index buffer (not index-aligned)".into(),
+                    offset,
+                });
             }
             params.index_size = size as u32;
             let skipped = u64::from(draw.first_vertex) * size;
             let first = offset.saturating_add(skipped);
             match index_buffer {
-                Some(b) if b.size() <= max_binding && offset <= u64::from(u32::MAX) => {
-                    index = self.window(Some(b), 0, storage_align, max_binding);
+                Some(b) if b.size() <= device_max && offset <= u64::from(u32::MAX) => {
+                    index = self.window(Some(b), 0, storage_align, device_max);
                     params.index_offset = offset as u32;
                 }
                 Some(b) => {
-                    index = self.window(Some(b), first, storage_align, max_binding);
+                    index = self.window(Some(b), first, storage_align, device_max);
                     let bytes = u64::from(draw.vertex_count) * size;
                     // Indices inside the buffer but past the binding would read as zeros.
                     let used = b.size().saturating_sub(first).min(bytes);
@@ -1082,7 +1099,7 @@ impl PrimitiveStage {
                         return Err(PrimitiveStageError::DrawTooLarge {
                             what: "indices",
                             bytes: index.inner + used,
-                            limit: max_binding,
+                            limit: device_max,
                         });
                     }
                     params.index_offset = (index.inner as u32).wrapping_sub(skipped as u32);
@@ -1101,7 +1118,7 @@ impl PrimitiveStage {
                         Some((b, o)) => (Some(b), o),
                         None => (None, 0),
                     };
-                    (slot, self.window(buffer, offset, storage_align, max_binding))
+                    (slot, self.window(buffer, offset, storage_align, device_max))
                 })
                 .collect()
         };
@@ -1111,11 +1128,11 @@ impl PrimitiveStage {
         let assembled = draw.index.is_some() && is_strip(draw.topology) && !chunks.is_empty();
         params.use_assembly_table = u32::from(assembled);
         let table_bytes = if assembled { u64::from(draw.vertex_count) * 16 } else { 16 };
-        if table_bytes > max_binding {
+        if table_bytes > device_max {
             return Err(PrimitiveStageError::DrawTooLarge {
                 what: "assembly table",
                 bytes: table_bytes,
-                limit: max_binding,
+                limit: device_max,
             });
         }
 

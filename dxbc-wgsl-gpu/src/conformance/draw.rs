@@ -7,6 +7,9 @@ use dxbc_wgsl::{ShaderStage, Translation};
 
 use super::gpu::{one_line, Device};
 use super::report::SkipReason;
+use crate::primitive_stage::{
+    DrawCall, FragmentEntry, PrimitiveStage, PrimitiveStageDescriptor, ShaderEntry, StageDesc,
+};
 
 /// A stage program: translated WGSL (or our own pass-through vertex shader) and its interface.
 #[derive(Debug, Clone)]
@@ -134,6 +137,35 @@ pub struct Draw<'a> {
     pub vertex_count: u32,
     /// Instances.
     pub instance_count: u32,
+    /// Colour targets by slot.
+    pub color: Vec<Option<ColorTarget>>,
+    /// Depth target.
+    pub depth: Option<DepthTarget>,
+    /// Samples per pixel of the targets.
+    pub sample_count: u32,
+    /// The sample mask.
+    pub sample_mask: u64,
+    /// Viewport size (the smallest target).
+    pub viewport: (u32, u32),
+}
+
+/// A draw of a pass with a geometry shader, through the primitive stage
+/// ([`crate::primitive_stage`]).
+pub struct GeometryDraw<'a> {
+    /// The vertex shader translated as compute (`VertexStage::Compute`).
+    pub vs: &'a Program,
+    /// The geometry shader.
+    pub gs: &'a Program,
+    /// The pass-through vertex shader of the draw (`geometry_draw_vertex_shader`).
+    pub draw_vs: &'a Program,
+    /// The pixel shader (translated `behind_geometry`).
+    pub ps: &'a Program,
+    /// What is fixed about the pass.
+    pub stage: StageDesc,
+    /// The D3D draw.
+    pub call: DrawCall,
+    /// Vertex buffers by slot (they need `STORAGE` usage).
+    pub vertex_buffers: Vec<Option<wgpu::Buffer>>,
     /// Colour targets by slot.
     pub color: Vec<Option<ColorTarget>>,
     /// Depth target.
@@ -334,6 +366,156 @@ impl Renderer {
 }
 
 impl Renderer {
+    /// Draws once through the primitive stage: the vertex and geometry compute work, then the
+    /// draw of the geometry shader's output. `resolve` supplies the resource for each binding
+    /// of every stage.
+    pub fn draw_geometry(
+        &mut self,
+        dev: &Device,
+        d: &GeometryDraw<'_>,
+        resolve: &mut dyn FnMut(ShaderStage, &ResourceBinding) -> Result<Bound, DrawError>,
+    ) -> Result<(), DrawError> {
+        let ps_outputs = d.ps.output_locations();
+        let targets: Vec<Option<wgpu::ColorTargetState>> = d
+            .color
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                c.as_ref().map(|c| wgpu::ColorTargetState {
+                    format: c.format,
+                    blend: None,
+                    write_mask: if ps_outputs.contains(&(i as u32)) {
+                        wgpu::ColorWrites::ALL
+                    } else {
+                        wgpu::ColorWrites::empty()
+                    },
+                })
+            })
+            .collect();
+        let depth_stencil = d.depth.as_ref().map(|t| wgpu::DepthStencilState {
+            format: wgpu::TextureFormat::Depth32Float,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(t.compare),
+            stencil: Default::default(),
+            bias: Default::default(),
+        });
+        let mut module = |p: &Program| self.module(dev, &p.wgsl).map_err(DrawError::Fail);
+        let (vs, gs, draw_vs, ps) = (module(d.vs)?, module(d.gs)?, module(d.draw_vs)?, module(d.ps)?);
+        let made = dev.scoped(|device| {
+            let layouts = [
+                layout_with(device, d.vs, wgpu::ShaderStages::COMPUTE),
+                layout_with(device, d.gs, wgpu::ShaderStages::COMPUTE),
+                layout_with(device, d.ps, wgpu::ShaderStages::FRAGMENT),
+            ];
+            let stage = PrimitiveStage::new(
+                device,
+                &PrimitiveStageDescriptor {
+                    label: Some("conformance"),
+                    stage: d.stage.clone(),
+                    vertex: ShaderEntry { module: &vs, entry_point: &d.vs.entry },
+                    vertex_layout: Some(&layouts[0]),
+                    geometry: ShaderEntry { module: &gs, entry_point: &d.gs.entry },
+                    geometry_layout: Some(&layouts[1]),
+                    assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
+                    draw_vertex: ShaderEntry { module: &draw_vs, entry_point: &d.draw_vs.entry },
+                    fragment: Some(FragmentEntry {
+                        shader: ShaderEntry { module: &ps, entry_point: &d.ps.entry },
+                        targets: &targets,
+                        layout: Some(&layouts[2]),
+                    }),
+                    primitive: wgpu::PrimitiveState {
+                        front_face: wgpu::FrontFace::Cw,
+                        cull_mode: None,
+                        ..Default::default()
+                    },
+                    depth_stencil: depth_stencil.clone(),
+                    multisample: wgpu::MultisampleState {
+                        count: d.sample_count,
+                        mask: d.sample_mask,
+                        alpha_to_coverage_enabled: false,
+                    },
+                    max_binding_bytes: None,
+                },
+            );
+            stage.map(|s| (s, layouts))
+        });
+        let (stage, layouts) = match made {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => return Err(DrawError::Fail(format!("primitive stage: {e}"))),
+            Err(e) => return Err(DrawError::Fail(format!("primitive stage pipeline creation failed: {e}"))),
+        };
+        let mut groups = Vec::new();
+        for (program, layout) in [(d.vs, &layouts[0]), (d.gs, &layouts[1]), (d.ps, &layouts[2])] {
+            let mut bound = Vec::new();
+            for b in &program.bindings {
+                bound.push((b.binding, resolve(program.stage, b)?));
+            }
+            let entries = entries_of(&bound);
+            let group = dev
+                .scoped(|device| {
+                    device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout, entries: &entries })
+                })
+                .map_err(|e| DrawError::Fail(format!("bind group creation failed: {e}")))?;
+            groups.push(group);
+        }
+        let vertex_buffers: Vec<Option<(&wgpu::Buffer, u64)>> =
+            d.vertex_buffers.iter().map(|b| b.as_ref().map(|b| (b, 0))).collect();
+        let drawn = dev.scoped(|device| {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            let prepared = stage.prepare(
+                device,
+                &mut encoder,
+                &d.call,
+                &vertex_buffers,
+                None,
+                Some(&groups[0]),
+                Some(&groups[1]),
+            )?;
+            {
+                let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = d
+                    .color
+                    .iter()
+                    .map(|c| {
+                        c.as_ref().map(|c| wgpu::RenderPassColorAttachment {
+                            view: &c.view,
+                            depth_slice: None,
+                            resolve_target: None,
+                            ops: wgpu::Operations {
+                                load: if c.clear {
+                                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
+                                } else {
+                                    wgpu::LoadOp::Load
+                                },
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })
+                    })
+                    .collect();
+                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: None,
+                    color_attachments: &attachments,
+                    depth_stencil_attachment: d.depth.as_ref().map(|t| wgpu::RenderPassDepthStencilAttachment {
+                        view: &t.view,
+                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+                        stencil_ops: None,
+                    }),
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                pass.set_viewport(0.0, 0.0, d.viewport.0 as f32, d.viewport.1 as f32, 0.0, 1.0);
+                stage.draw(&mut pass, &prepared, Some(&groups[2]));
+            }
+            dev.queue.submit([encoder.finish()]);
+            Ok::<(), crate::primitive_stage::PrimitiveStageError>(())
+        });
+        match drawn {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(DrawError::Fail(format!("primitive stage: {e}"))),
+            Err(e) => Err(DrawError::Fail(format!("draw failed: {e}"))),
+        }
+    }
+
     /// Dispatches a compute shader once (bind group 0 holds its resources, as the binding plan
     /// places the compute stage). `resolve` supplies the resource for each binding.
     pub fn dispatch(
@@ -419,6 +601,10 @@ fn layout_for(device: &wgpu::Device, p: &Program) -> wgpu::BindGroupLayout {
         ShaderStage::Compute => wgpu::ShaderStages::COMPUTE,
         _ => wgpu::ShaderStages::FRAGMENT,
     };
+    layout_with(device, p, visibility)
+}
+
+fn layout_with(device: &wgpu::Device, p: &Program, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayout {
     let entries: Vec<wgpu::BindGroupLayoutEntry> = p
         .bindings
         .iter()

@@ -5,16 +5,20 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use dxbc_wgsl::bindings::{BindingClass, ResourceBinding, ResourceKind, TextureSample};
-use dxbc_wgsl::{ScalarKind, ShaderStage, TexelFormat, TranslateOptions, TypedBufferFormat, ViewRegister};
+use dxbc_wgsl::geometry::{PulledElement, VertexFormat, VertexPulling};
+use dxbc_wgsl::{
+    Interpolation, ScalarKind, ShaderStage, TexelFormat, TranslateOptions, TypedBufferFormat, VertexStage, ViewRegister,
+};
 use serde_json::Value;
 
 use super::compare::{show, ulp_distance_f32, ulp_distance_f64, ValueKind};
 use super::draw::{
-    placeholder, translate_error, uniform_buffer, Bound, ColorTarget, DepthTarget, Draw, DrawError, Program, Renderer,
-    VertexInput,
+    placeholder, translate_error, uniform_buffer, Bound, ColorTarget, DepthTarget, Draw, DrawError, GeometryDraw,
+    Program, Renderer, VertexInput,
 };
 use super::gpu::Device;
 use super::report::{Record, SkipReason, Source, Status};
+use crate::primitive_stage::{DrawCall, InputPrimitive, OutputTopology, StageDesc};
 
 /// Width and height of the default render target.
 const DEFAULT_RT: (u32, u32) = (640, 480);
@@ -173,6 +177,68 @@ struct Element {
     texel_size: u32,
     semantic: String,
     index: u32,
+}
+
+/// The targets of a draw ([`Replay::targets`]).
+struct Targets {
+    color: Vec<Option<ColorTarget>>,
+    depth: Option<DepthTarget>,
+    sample_count: u32,
+    viewport: (u32, u32),
+    /// `(stand-in, target, texel size, slot)`: drawn into the stand-in, copied back after.
+    stand_ins: Vec<(wgpu::Texture, wgpu::Texture, u32, u32)>,
+}
+
+/// D3D11's topology number of a test file's topology name.
+fn d3d_topology(name: &str) -> Option<u32> {
+    Some(match name {
+        "point list" => 1,
+        "line list" => 2,
+        "line strip" => 3,
+        "triangle list" => 4,
+        "triangle strip" => 5,
+        "line list adj" => 10,
+        "line strip adj" => 11,
+        "triangle list adj" => 12,
+        "triangle strip adj" => 13,
+        _ => {
+            let n: u32 = name.strip_suffix(" control point patch list")?.parse().ok()?;
+            return (1..=32).contains(&n).then_some(32 + n);
+        }
+    })
+}
+
+/// The vertex-pulling format of an input-layout element's format (32-bit formats: the bits the
+/// shader reads are the buffer's).
+fn pulled_format(name: &str) -> Option<VertexFormat> {
+    use VertexFormat as V;
+    let n = if name.starts_with("r32g32b32a32") {
+        4
+    } else if name.starts_with("r32g32b32") {
+        3
+    } else if name.starts_with("r32g32") {
+        2
+    } else if name.starts_with("r32") {
+        1
+    } else {
+        return None;
+    };
+    let kind = name.rsplit('-').next()?;
+    Some(match (kind, n) {
+        ("float", 1) => V::Float32,
+        ("float", 2) => V::Float32x2,
+        ("float", 3) => V::Float32x3,
+        ("float", _) => V::Float32x4,
+        ("uint", 1) => V::Uint32,
+        ("uint", 2) => V::Uint32x2,
+        ("uint", 3) => V::Uint32x3,
+        ("uint", _) => V::Uint32x4,
+        ("sint", 1) => V::Sint32,
+        ("sint", 2) => V::Sint32x2,
+        ("sint", 3) => V::Sint32x3,
+        ("sint", _) => V::Sint32x4,
+        _ => return None,
+    })
 }
 
 struct Replay<'a> {
@@ -473,15 +539,15 @@ impl Replay<'_> {
         }
         self.caps_missing = None;
         // Every cap the suites require is one WebGPU lacks (or a fixed-function feature), except
-        // `float64`: the translator emulates doubles (a shader it refuses is skipped as refused).
+        // `float64` (the translator emulates doubles; a shader it refuses is skipped as refused)
+        // and `geometry-shader` (the primitive stage emulates them).
         let mut caps = e.get("caps").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
-        if let Some(cap) = caps.find(|&c| c != "float64") {
+        if let Some(cap) = caps.find(|&c| c != "float64" && c != "geometry-shader") {
             let reason = match cap {
                 "clip-planes" => SkipReason::FixedFunction { feature: "clip planes".into() },
                 "point-size" => SkipReason::FixedFunction { feature: "point size".into() },
                 "fog" => SkipReason::FixedFunction { feature: "fog".into() },
                 "int64" => SkipReason::Capability { capability: "int64 (WGSL has no 64-bit integers)".into() },
-                "geometry-shader" => SkipReason::Capability { capability: "geometry shaders".into() },
                 "tessellation-shader" => SkipReason::Capability { capability: "tessellation".into() },
                 "rov" => SkipReason::Capability { capability: "rasterizer-ordered views".into() },
                 "wave-ops" => SkipReason::Capability { capability: "wave operations".into() },
@@ -518,9 +584,10 @@ impl Replay<'_> {
         let mut res = Resource { desc, texture: None, buffer: None, depth_copy: None, tainted: None };
         let d = &res.desc;
         if d.ty == "vb" || d.is_buffer() {
-            // Vertex buffers apart: wgpu pads buffers with VERTEX usage (see `draw.rs`).
+            // Vertex buffers apart: wgpu pads buffers with VERTEX usage (see `draw.rs`); the
+            // primitive stage pulls them as storage buffers.
             let usage = if d.ty == "vb" {
-                wgpu::BufferUsages::VERTEX
+                wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE
             } else {
                 wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST
             };
@@ -683,18 +750,19 @@ impl Replay<'_> {
             // vkd3d's compiler could not build a stage: the converter marks what follows.
             return Err(DrawError::Fail(format!("no blob for {stages:?} (vkd3d could not compile it)")));
         }
-        let topology = if quad {
-            wgpu::PrimitiveTopology::TriangleList
-        } else {
-            match e.get("topology").and_then(Value::as_str).unwrap_or("") {
-                "triangle list" => wgpu::PrimitiveTopology::TriangleList,
-                "triangle strip" => wgpu::PrimitiveTopology::TriangleStrip,
-                "point list" => wgpu::PrimitiveTopology::PointList,
-                other => {
-                    return Err(DrawError::Skip(SkipReason::Capability {
-                        capability: format!("topology `{other}` (tessellation)"),
-                    }))
-                }
+        let topology_name =
+            if quad { "triangle list" } else { e.get("topology").and_then(Value::as_str).unwrap_or("") };
+        let geometry = shaders.contains_key("gs");
+        let d3d_topology = d3d_topology(topology_name);
+        let topology = match (topology_name, geometry) {
+            (_, true) => wgpu::PrimitiveTopology::TriangleList,
+            ("triangle list", _) => wgpu::PrimitiveTopology::TriangleList,
+            ("triangle strip", _) => wgpu::PrimitiveTopology::TriangleStrip,
+            ("point list", _) => wgpu::PrimitiveTopology::PointList,
+            (other, _) => {
+                return Err(DrawError::Skip(SkipReason::Capability {
+                    capability: format!("topology `{other}` (tessellation)"),
+                }))
             }
         };
         self.default_target();
@@ -722,6 +790,12 @@ impl Replay<'_> {
             typed_uav_formats: self.typed_uav_formats(),
             ..Default::default()
         };
+        if geometry {
+            let Some(topology) = d3d_topology else {
+                return Err(DrawError::Fail(format!("topology `{topology_name}` unknown")));
+            };
+            return self.try_geometry_draw(e, &shaders, topology, options, quad);
+        }
         let mut programs: BTreeMap<String, Program> = BTreeMap::new();
         // Translate every stage first: a refused stage (geometry, hull, domain) skips the draw.
         // The pixel shader goes first: the vertex shader's outputs take its interpolation modes
@@ -754,7 +828,160 @@ impl Replay<'_> {
         let vertex_count = if quad { 3 } else { e.get("vertex_count").and_then(Value::as_u64).unwrap_or(0) as u32 };
         let instance_count = if quad { 1 } else { e.get("instance_count").and_then(Value::as_u64).unwrap_or(1) as u32 };
 
-        // Targets: every rtv; the viewport is the smallest target.
+        let Targets { color, depth, sample_count, viewport, stand_ins } = self.targets(ps)?;
+        let draw = Draw {
+            vs,
+            ps,
+            vertex,
+            topology,
+            vertex_count,
+            instance_count,
+            color,
+            depth,
+            sample_count,
+            sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
+            viewport,
+        };
+        let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
+        let mut resolve = |_: ShaderStage, b: &ResourceBinding| bind(dev, resources, samplers, uniforms, b);
+        let result = renderer.draw(dev, &draw, &mut resolve);
+        for (stand_in, texture, texel_size, _) in stand_ins {
+            copy_bits(self.dev, &stand_in, &texture, texel_size);
+        }
+        result
+    }
+
+    /// A draw with a geometry shader, through the primitive stage: the vertex shader pulled as
+    /// compute from the input layout, the geometry shader, the pass-through vertex shader of
+    /// its output and the pixel shader behind it.
+    fn try_geometry_draw(
+        &mut self,
+        e: &Value,
+        shaders: &serde_json::Map<String, Value>,
+        topology: u32,
+        options: TranslateOptions,
+        quad: bool,
+    ) -> Result<(), DrawError> {
+        let blob = |stage: &str| -> Result<String, DrawError> {
+            shaders
+                .get(stage)
+                .and_then(|s| s.get("dxbc"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| DrawError::Fail(format!("no blob for stage {stage}")))
+        };
+        for stage in shaders.keys() {
+            if !matches!(stage.as_str(), "vs" | "gs" | "ps") {
+                // Translate it for its refusal (hull and domain shaders): a skip, else a failure.
+                self.program(&blob(stage)?, &options)?;
+                return Err(DrawError::Fail(format!("stage {stage} translated, but the runner draws vs+gs+ps only")));
+            }
+        }
+        let ps = self.program(&blob("ps")?, &TranslateOptions { behind_geometry: true, ..options.clone() })?;
+        let gs = self.program(&blob("gs")?, &options)?;
+        let Some(gs_t) = gs.translation.clone() else { return Err(DrawError::Fail("no geometry translation".into())) };
+        let Some(info) = gs_t.geometry.clone() else {
+            return Err(DrawError::Fail(format!("{} is not a geometry shader", blob("gs")?)));
+        };
+        // The vertex shader's input registers, by semantic, from its input signature.
+        let vs_blob = blob("vs")?;
+        let vs_inputs = self.program(&vs_blob, &options)?.translation.map(|t| t.inputs).unwrap_or_default();
+        let mut offsets: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut elements = Vec::new();
+        for el in &self.input_layout {
+            let offset = offsets.entry(el.slot).or_insert(0);
+            let at = *offset;
+            *offset += el.texel_size;
+            let input = vs_inputs.iter().find(|i| {
+                i.builtin.is_none() && i.semantic.eq_ignore_ascii_case(&el.semantic) && i.semantic_index == el.index
+            });
+            let Some(input) = input else { continue };
+            let format = pulled_format(&el.format)
+                .ok_or_else(|| DrawError::Fail(format!("input-layout format {} not supported", el.format)))?;
+            elements.push(PulledElement {
+                register: input.register,
+                slot: el.slot,
+                offset: at,
+                format,
+                instance_step_rate: None,
+            });
+        }
+        let slots = offsets.keys().next_back().map_or(0, |s| s + 1);
+        let strides: Vec<u32> = (0..slots).map(|s| offsets.get(&s).copied().unwrap_or(0)).collect();
+        let pulling = VertexPulling { elements, strides, record_registers: info.input_registers };
+        let mut vertex_slots: Vec<u32> = pulling.elements.iter().map(|el| el.slot).collect();
+        vertex_slots.sort_unstable();
+        vertex_slots.dedup();
+        let vs =
+            self.program(&vs_blob, &TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..options })?;
+        let interpolation: Vec<(u32, Interpolation)> = ps
+            .translation
+            .as_ref()
+            .map(|t| t.inputs.iter().filter_map(|i| Some((i.location?, i.interpolation?))).collect())
+            .unwrap_or_default();
+        let draw_vs = dxbc_wgsl::geometry_draw_vertex_shader(&gs_t, &interpolation)
+            .map(Program::from_translation)
+            .map_err(|e| translate_error(&e))?;
+        let stage = StageDesc {
+            input_primitive: match info.input_primitive {
+                dxbc_wgsl::geometry::InputPrimitive::Point => InputPrimitive::Point,
+                dxbc_wgsl::geometry::InputPrimitive::Line => InputPrimitive::Line,
+                dxbc_wgsl::geometry::InputPrimitive::Triangle => InputPrimitive::Triangle,
+                dxbc_wgsl::geometry::InputPrimitive::LineAdj => InputPrimitive::LineAdj,
+                dxbc_wgsl::geometry::InputPrimitive::TriangleAdj => InputPrimitive::TriangleAdj,
+                dxbc_wgsl::geometry::InputPrimitive::Patch(n) => InputPrimitive::Patch(n),
+            },
+            input_registers: info.input_registers,
+            output_registers: info.output_registers,
+            max_vertices: info.max_vertices,
+            gs_instances: info.instances,
+            index_stride: info.index_stride,
+            output: info.output_topology.map(|t| match t {
+                dxbc_wgsl::geometry::OutputTopology::PointList => OutputTopology::PointList,
+                dxbc_wgsl::geometry::OutputTopology::LineStrip => OutputTopology::LineStrip,
+                dxbc_wgsl::geometry::OutputTopology::TriangleStrip => OutputTopology::TriangleStrip,
+            }),
+            vertex_slots: vertex_slots.clone().into(),
+        };
+        let vertex_buffers: Vec<Option<wgpu::Buffer>> =
+            (0..slots).map(|s| self.resources.get(&("vb".to_string(), s)).and_then(|r| r.buffer.clone())).collect();
+        let vertex_count = if quad { 3 } else { e.get("vertex_count").and_then(Value::as_u64).unwrap_or(0) as u32 };
+        let instance_count = if quad { 1 } else { e.get("instance_count").and_then(Value::as_u64).unwrap_or(1) as u32 };
+        let Targets { color, depth, sample_count, viewport, stand_ins } = self.targets(&ps)?;
+        let draw = GeometryDraw {
+            vs: &vs,
+            gs: &gs,
+            draw_vs: &draw_vs,
+            ps: &ps,
+            stage,
+            call: DrawCall {
+                topology,
+                vertex_count,
+                instance_count,
+                first_vertex: 0,
+                base_vertex: 0,
+                first_instance: 0,
+                index: None,
+            },
+            vertex_buffers,
+            color,
+            depth,
+            sample_count,
+            sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
+            viewport,
+        };
+        let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
+        let mut resolve = |_: ShaderStage, b: &ResourceBinding| bind(dev, resources, samplers, uniforms, b);
+        let result = renderer.draw_geometry(dev, &draw, &mut resolve);
+        for (stand_in, texture, texel_size, _) in stand_ins {
+            copy_bits(self.dev, &stand_in, &texture, texel_size);
+        }
+        result
+    }
+
+    /// The draw's targets: every rtv (a target whose scalar kind differs from the pixel
+    /// shader's output through a stand-in), the dsv; the viewport is the smallest target.
+    fn targets(&self, ps: &Program) -> Result<Targets, DrawError> {
         let mut viewport = (u32::MAX, u32::MAX);
         let mut sample_count = 1;
         let mut color: Vec<Option<ColorTarget>> = Vec::new();
@@ -829,26 +1056,13 @@ impl Replay<'_> {
                 capability: "multisampled RGBA32 float render targets".into(),
             }));
         }
-        let draw = Draw {
-            vs,
-            ps,
-            vertex,
-            topology,
-            vertex_count,
-            instance_count,
+        Ok(Targets {
             color,
             depth,
             sample_count,
-            sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
             viewport: if viewport.0 == u32::MAX { DEFAULT_RT } else { viewport },
-        };
-        let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
-        let mut resolve = |_: ShaderStage, b: &ResourceBinding| bind(dev, resources, samplers, uniforms, b);
-        let result = renderer.draw(dev, &draw, &mut resolve);
-        for (stand_in, texture, texel_size, _) in stand_ins {
-            copy_bits(self.dev, &stand_in, &texture, texel_size);
-        }
-        result
+            stand_ins,
+        })
     }
 
     fn try_dispatch(&mut self, e: &Value) -> Result<(), DrawError> {
