@@ -450,6 +450,9 @@ impl Gen<'_> {
         w.line("pub primitive: wgpu::PrimitiveState,");
         w.doc("Multisampling.");
         w.line("pub multisample: wgpu::MultisampleState,");
+        w.doc("A cap on the bytes of one chunk's buffers (`None`: the device's binding limits); a smaller cap");
+        w.doc("splits draws into more chunks.");
+        w.line("pub max_binding_bytes: Option<u64>,");
         w.close("}");
     }
 
@@ -617,6 +620,7 @@ impl Gen<'_> {
         w.line("depth_stencil: depth_format.map(Self::depth_stencil_state),");
         w.line("primitive: Self::primitive_state(),");
         w.line("multisample: Self::multisample_state(1),");
+        w.line("max_binding_bytes: None,");
         w.close("};");
         w.line("Self::new_with(device, permutation, &options)");
         w.close("}");
@@ -657,6 +661,7 @@ impl Gen<'_> {
         w.line("primitive: options.primitive,");
         w.line("depth_stencil: options.depth_stencil.clone(),");
         w.line("multisample: options.multisample,");
+        w.line("max_binding_bytes: options.max_binding_bytes,");
         w.close("})?;");
         w.line("let id = NEXT_STAGE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);");
         w.line(&format!("Ok({stage} {{ permutation, variant, id, layouts, stage }})"));

@@ -86,27 +86,79 @@ pub struct RenderPipelineDesc {
 pub struct ComputePipelineDesc {
     /// The compute shader.
     pub shader: ShaderDesc,
-    /// `@group(0)` entries.
+    /// The entries of the group of its resources (`@group(0)`, or `@group(2)` for a geometry
+    /// shader: [`ComputePipelineDesc::resource_group`]).
     pub group: Vec<wgpu::BindGroupLayoutEntry>,
+    /// The group number of [`ComputePipelineDesc::group`]: 0, or 2 for a geometry shader.
+    pub resource_group: u32,
+    /// A geometry shader's primitive-stage buffers (`@group(3)`, [`geometry_system_entries`]).
+    pub system_group: Option<Vec<wgpu::BindGroupLayoutEntry>>,
     /// Features the shader needs.
     pub features: wgpu::Features,
 }
 
-/// A render or compute pipeline.
+impl ComputePipelineDesc {
+    /// The pipeline layout's groups, in order: the resources' group, the system group, and
+    /// empty groups between them.
+    pub fn layout_groups(&self) -> Vec<&[wgpu::BindGroupLayoutEntry]> {
+        let mut groups: Vec<&[wgpu::BindGroupLayoutEntry]> = vec![&[]; self.resource_group as usize + 1];
+        groups[self.resource_group as usize] = &self.group;
+        if let Some(system) = &self.system_group {
+            groups.resize(dxbc_wgsl::geometry::SYSTEM_GROUP as usize + 1, &[]);
+            groups[dxbc_wgsl::geometry::SYSTEM_GROUP as usize] = system;
+        }
+        groups
+    }
+}
+
+/// What the generated stage type of a pass with a geometry shader gives the primitive stage's
+/// runtime ([`crate::primitive_stage::PrimitiveStage::new`]), which creates its pipelines: the
+/// vertex, geometry and assembly compute pipelines and the draw's render pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeometryPipelinesDesc {
+    /// The vertex shader translated as compute (vertex pulling).
+    pub vertex: ShaderDesc,
+    /// The geometry shader (compute).
+    pub geometry: ShaderDesc,
+    /// The draw's pass-through vertex shader.
+    pub draw_vertex: ShaderDesc,
+    /// The pixel shader behind geometry (`None`: depth only).
+    pub pixel: Option<ShaderDesc>,
+    /// Bind group layout entries: `[@group(0) vertex, @group(1) pixel, @group(2) geometry]`.
+    pub groups: [Vec<wgpu::BindGroupLayoutEntry>; 3],
+    /// The runtime's description of the stage.
+    pub stage: crate::primitive_stage::StageDesc,
+    /// Rasterizer state (the runtime sets topology and strip index format from the output).
+    pub primitive: wgpu::PrimitiveState,
+    /// Colour targets by `SV_Target` index.
+    pub color_targets: Vec<Option<wgpu::ColorTargetState>>,
+    /// Depth-stencil state.
+    pub depth_stencil: Option<wgpu::DepthStencilState>,
+    /// Multisampling.
+    pub multisample: wgpu::MultisampleState,
+    /// Features the shaders and states need.
+    pub features: wgpu::Features,
+}
+
+/// A render or compute pipeline, or the pipelines of a pass with a geometry shader.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PipelineDesc {
     /// Vertex (+ pixel) stages.
     Render(Box<RenderPipelineDesc>),
     /// A compute stage.
     Compute(ComputePipelineDesc),
+    /// A pass with a geometry shader.
+    Geometry(Box<GeometryPipelinesDesc>),
 }
 
 impl PipelineDesc {
-    /// Its shader stages: vertex and pixel (if any), or the compute shader.
+    /// Its shader stages: vertex and pixel (if any), or the compute shader; for a pass with a
+    /// geometry shader the vertex, geometry, draw vertex and pixel shaders.
     pub fn shaders(&self) -> Vec<&ShaderDesc> {
         match self {
             PipelineDesc::Render(r) => std::iter::once(&r.vertex).chain(r.pixel.as_ref()).collect(),
             PipelineDesc::Compute(c) => vec![&c.shader],
+            PipelineDesc::Geometry(g) => [&g.vertex, &g.geometry, &g.draw_vertex].into_iter().chain(g.pixel.as_ref()).collect(),
         }
     }
 
@@ -114,17 +166,58 @@ impl PipelineDesc {
     pub fn as_render(&self) -> Option<&RenderPipelineDesc> {
         match self {
             PipelineDesc::Render(r) => Some(r),
-            PipelineDesc::Compute(_) => None,
+            _ => None,
         }
     }
 
     /// The compute pipeline, if it is one.
     pub fn as_compute(&self) -> Option<&ComputePipelineDesc> {
         match self {
-            PipelineDesc::Render(_) => None,
             PipelineDesc::Compute(c) => Some(c),
+            _ => None,
         }
     }
+
+    /// The pipelines of a pass with a geometry shader, if they are.
+    pub fn as_geometry(&self) -> Option<&GeometryPipelinesDesc> {
+        match self {
+            PipelineDesc::Geometry(g) => Some(g),
+            _ => None,
+        }
+    }
+}
+
+/// The primitive stage's own buffers a geometry shader's compute module binds (`@group(3)`,
+/// `docs/geometry.md`: `DrawParams`, the vertex records it reads, the output vertices and
+/// strips it writes, the assembly table it reads), as the runtime declares them.
+pub fn geometry_system_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
+    use dxbc_wgsl::geometry as g;
+    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    vec![
+        wgpu::BindGroupLayoutEntry {
+            binding: g::DRAW_PARAMS,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: wgpu::BufferSize::new(g::DRAW_PARAMS_SIZE),
+            },
+            count: None,
+        },
+        storage(g::VERTEX_RECORDS, true),
+        storage(g::OUTPUT_VERTICES, false),
+        storage(g::OUTPUT_INDICES, false),
+        storage(g::ASSEMBLY_TABLE, true),
+    ]
 }
 
 /// One pass × permutation of an effect and its pipeline.
@@ -164,9 +257,12 @@ pub fn effect_pipelines(c: &CompiledEffect) -> Vec<EffectPipeline> {
                     PipelineDesc::Compute(ComputePipelineDesc {
                         shader: shader_desc(&cs.labels[0], &cs.info),
                         group: layout_entries(plan_bindings(plan.compute_entries(v)), Stage::Compute),
+                        resource_group: 0,
+                        system_group: None,
                         features: crate::wgpu_map::features(&cs.info.required_features),
                     })
                 }
+                VariantPlan::Geometry(v) => PipelineDesc::Geometry(Box::new(geometry_pipelines(c, &plan, pi, v))),
             };
             EffectPipeline { pass: pi, permutation: vi, desc }
         })
@@ -201,6 +297,87 @@ fn render_pipeline(c: &CompiledEffect, plan: &PipelinePlan, pass: usize, v: &Ren
     };
     let declared = states.depth_stencil != DepthStencilDesc::default() || states.rasterizer.has_bias();
     with_depth(desc, states, outputs, declared)
+}
+
+/// The pipelines of a pass with a geometry shader (see [`effect_pipelines`]): what the generated
+/// stage type's `new` gives the runtime, with the validator's target formats and depth buffer as
+/// for a render pass.
+fn geometry_pipelines(
+    c: &CompiledEffect,
+    plan: &PipelinePlan,
+    pass: usize,
+    v: &plan::GeometryVariant,
+) -> GeometryPipelinesDesc {
+    let states = &c.effect.passes[pass].states;
+    let shader = |i: usize| shader_desc(&c.shaders[i].labels[0], &c.shaders[i].info);
+    let [g0, g1, g2] = plan.geometry_entries(v);
+    let ps = v.pixel.map(|p| &c.shaders[p]);
+    let mut features = states_features(states);
+    for s in [Some(v.vertex), Some(v.geometry), Some(v.draw_vertex), v.pixel].into_iter().flatten() {
+        features |= crate::wgpu_map::features(&c.shaders[s].info.required_features);
+    }
+    let outputs = ps.map(|p| p.info.outputs.as_slice()).unwrap_or_default();
+    // The draw's depth buffer and targets, as a render pass's.
+    let draw = with_depth(
+        RenderPipelineDesc {
+            vertex: shader(v.draw_vertex),
+            pixel: v.pixel.map(shader),
+            groups: [Vec::new(), Vec::new()],
+            vertex_buffer: None,
+            primitive: primitive_state(states),
+            color_targets: color_targets(states, outputs),
+            depth_stencil: None,
+            multisample: multisample_state(states),
+            features,
+        },
+        states,
+        outputs,
+        states.depth_stencil != DepthStencilDesc::default() || states.rasterizer.has_bias(),
+    );
+    GeometryPipelinesDesc {
+        vertex: shader(v.vertex),
+        geometry: shader(v.geometry),
+        draw_vertex: draw.vertex,
+        pixel: draw.pixel,
+        groups: [
+            layout_entries(plan_bindings(g0), Stage::Compute),
+            layout_entries(plan_bindings(g1), Stage::Pixel),
+            layout_entries(plan_bindings(g2), Stage::Compute),
+        ],
+        stage: runtime_stage(&plan.stage_descs[v.stage]),
+        primitive: draw.primitive,
+        color_targets: draw.color_targets,
+        depth_stencil: draw.depth_stencil,
+        multisample: draw.multisample,
+        features: draw.features,
+    }
+}
+
+/// The runtime's `StageDesc` of the plan's (what the generated `GEOMETRY_STAGES` hold).
+pub fn runtime_stage(s: &plan::StageDesc) -> crate::primitive_stage::StageDesc {
+    use crate::primitive_stage as rt;
+    use dxbc_wgsl::geometry::{InputPrimitive as P, OutputTopology as O};
+    rt::StageDesc {
+        input_primitive: match s.input_primitive {
+            P::Point => rt::InputPrimitive::Point,
+            P::Line => rt::InputPrimitive::Line,
+            P::Triangle => rt::InputPrimitive::Triangle,
+            P::LineAdj => rt::InputPrimitive::LineAdj,
+            P::TriangleAdj => rt::InputPrimitive::TriangleAdj,
+            P::Patch(n) => rt::InputPrimitive::Patch(n),
+        },
+        input_registers: s.input_registers,
+        output_registers: s.output_registers,
+        max_vertices: s.max_vertices,
+        gs_instances: s.gs_instances,
+        index_stride: s.index_stride,
+        output: s.output.map(|o| match o {
+            O::PointList => rt::OutputTopology::PointList,
+            O::LineStrip => rt::OutputTopology::LineStrip,
+            O::TriangleStrip => rt::OutputTopology::TriangleStrip,
+        }),
+        vertex_slots: s.vertex_slots.clone().into(),
+    }
 }
 
 /// Adds the depth buffer when the pass needs one (see [`effect_pipelines`]).
@@ -278,7 +455,7 @@ pub fn layout_entries<'a>(
     let visibility = match stage {
         Stage::Vertex => wgpu::ShaderStages::VERTEX,
         Stage::Pixel => wgpu::ShaderStages::FRAGMENT,
-        Stage::Compute => wgpu::ShaderStages::COMPUTE,
+        Stage::Compute | Stage::Geometry => wgpu::ShaderStages::COMPUTE,
     };
     bindings
         .into_iter()
@@ -593,7 +770,8 @@ pub fn multisample_state(s: &PassStates) -> wgpu::MultisampleState {
 /// The pipeline of a bare shader (no effect file): a pixel shader with a synthesized full-screen
 /// vertex shader writing every input it reads; a vertex shader with a minimal pixel shader
 /// writing one `Rgba8Unorm` target, fed by the vertex buffer its inputs need (32-bit formats);
-/// a compute shader alone. Layouts from the translation's bindings (storage textures with the
+/// a compute shader alone; a geometry shader's compute module with its resources in group 2 and
+/// the primitive stage's buffers in group 3 ([`geometry_system_entries`]). Layouts from the translation's bindings (storage textures with the
 /// access the module declares), D3D11's default states, colour targets by output type, a depth
 /// buffer when the pixel shader writes depth or no colour target.
 ///
@@ -608,9 +786,22 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
     let entries = |stage: Stage| layout_entries(&plan::group_entries(&info.bindings), stage);
     let states = PassStates::default();
     match info.stage {
-        Stage::Compute => {
-            Ok(PipelineDesc::Compute(ComputePipelineDesc { shader: own, group: entries(Stage::Compute), features }))
-        }
+        Stage::Compute => Ok(PipelineDesc::Compute(ComputePipelineDesc {
+            shader: own,
+            group: entries(Stage::Compute),
+            resource_group: 0,
+            system_group: None,
+            features,
+        })),
+        // A geometry shader alone: its compute module with its resources (group 2) and the
+        // primitive stage's buffers (group 3), as the runtime lays them out.
+        Stage::Geometry => Ok(PipelineDesc::Compute(ComputePipelineDesc {
+            shader: own,
+            group: entries(Stage::Geometry),
+            resource_group: Stage::Geometry.group(),
+            system_group: Some(geometry_system_entries()),
+            features,
+        })),
         Stage::Pixel => {
             let vs = crate::fullscreen::fullscreen_vs(&t.wgsl, &t.entry_point, 1.0)?;
             let d = RenderPipelineDesc {

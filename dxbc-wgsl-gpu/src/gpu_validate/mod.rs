@@ -1,6 +1,7 @@
 //! GPU validation: creates the shader modules and pipelines of a compiled effect (every pass ×
-//! permutation, render and compute passes) or of a bare shader on a real wgpu device, inside
-//! error scopes, and reports what the device rejects.
+//! permutation: render and compute passes, and the four pipelines of a pass with a geometry
+//! shader) or of a bare shader on a real wgpu device, inside error scopes, and reports what the
+//! device rejects.
 //!
 //! naga (and Tint) validate each WGSL module alone; a pipeline adds what only the device checks:
 //! the bind group layouts against the shader's resources, the vertex buffer layout against its
@@ -34,8 +35,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use descriptors::{
-    effect_pipelines, shader_pipeline, ComputePipelineDesc, EffectPipeline, PipelineDesc, RenderPipelineDesc,
-    ShaderDesc,
+    effect_pipelines, shader_pipeline, ComputePipelineDesc, EffectPipeline, GeometryPipelinesDesc, PipelineDesc,
+    RenderPipelineDesc, ShaderDesc,
 };
 use dxbc_wgsl_build::compile::CompiledEffect;
 use dxbc_wgsl_build::diag::Diagnostic;
@@ -395,7 +396,7 @@ impl GpuValidator {
             }
             let pass = &e.passes[p.pass];
             let values = &compiled.permutations[p.permutation];
-            let rules: Vec<_> = std::iter::once(&pass.vertex).chain(pass.pixel.as_ref()).collect();
+            let rules: Vec<_> = pass.stage_rules().collect();
             let shaders: Vec<ShaderRef> = rules.iter().filter_map(|r| e.shader_for(r, values).ok()).collect();
             let last = rules.last().expect("a pass has a vertex or compute shader");
             let span = e.rule_for(last, values).map(|r| r.path_span.clone()).unwrap_or(last.span.clone());
@@ -432,6 +433,7 @@ impl GpuValidator {
         match d {
             PipelineDesc::Render(r) => self.validate_render(r),
             PipelineDesc::Compute(c) => self.validate_compute(c),
+            PipelineDesc::Geometry(g) => self.validate_geometry(g),
         }
     }
 
@@ -493,11 +495,17 @@ impl GpuValidator {
             };
             problems.extend(
                 self.scoped(|device| {
-                    let group = device
-                        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &d.group });
+                    let groups: Vec<wgpu::BindGroupLayout> = d
+                        .layout_groups()
+                        .into_iter()
+                        .map(|entries| {
+                            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries })
+                        })
+                        .collect();
+                    let layouts: Vec<Option<&wgpu::BindGroupLayout>> = groups.iter().map(Some).collect();
                     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: None,
-                        bind_group_layouts: &[Some(&group)],
+                        bind_group_layouts: &layouts,
                         immediate_size: 0,
                     });
                     let _pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -511,6 +519,61 @@ impl GpuValidator {
                 })
                 .1,
             );
+            problems
+        })
+    }
+
+    /// Every problem of the pipelines of a pass with a geometry shader: its four shader modules,
+    /// then the runtime's `PrimitiveStage::new` (the vertex, geometry and assembly compute
+    /// pipelines and the draw's render pipeline, with the generated code's layouts) inside the
+    /// error scopes, and the runtime's own refusal (a device limit) if any.
+    pub fn validate_geometry(&self, d: &GeometryPipelinesDesc) -> Vec<Problem> {
+        use crate::primitive_stage as rt;
+        self.cached(&format!("{d:?}"), d.features, || {
+            let mut problems = Vec::new();
+            let vs = self.module(&d.vertex, &mut problems);
+            let gs = self.module(&d.geometry, &mut problems);
+            let draw = self.module(&d.draw_vertex, &mut problems);
+            let ps = d.pixel.as_ref().map(|p| self.module(p, &mut problems));
+            let (Some(vs), Some(gs), Some(draw), Some(ps)) = (vs, gs, draw, ps.map_or(Some(None), |m| m.map(Some)))
+            else {
+                return problems;
+            };
+            let (made, scoped) = self.scoped(|device| {
+                let [g0, g1, g2] = d.groups.each_ref().map(|entries| {
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries })
+                });
+                fn entry<'a>(module: &'a wgpu::ShaderModule, s: &'a ShaderDesc) -> rt::ShaderEntry<'a> {
+                    rt::ShaderEntry { module, entry_point: s.entry_point.as_str() }
+                }
+                rt::PrimitiveStage::new(
+                    device,
+                    &rt::PrimitiveStageDescriptor {
+                        label: Some("dxbc-wgsl GPU validation"),
+                        stage: d.stage.clone(),
+                        vertex: entry(&vs, &d.vertex),
+                        vertex_layout: Some(&g0),
+                        geometry: entry(&gs, &d.geometry),
+                        geometry_layout: Some(&g2),
+                        assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
+                        draw_vertex: entry(&draw, &d.draw_vertex),
+                        fragment: ps.as_ref().zip(d.pixel.as_ref()).map(|(module, p)| rt::FragmentEntry {
+                            shader: entry(module, p),
+                            targets: &d.color_targets,
+                            layout: Some(&g1),
+                        }),
+                        primitive: d.primitive,
+                        depth_stencil: d.depth_stencil.clone(),
+                        multisample: d.multisample,
+                        max_binding_bytes: None,
+                    },
+                )
+                .err()
+            });
+            if let Some(e) = made {
+                problems.push(Problem { severity: Severity::Error, message: format!("primitive stage: {e}") });
+            }
+            problems.extend(scoped);
             problems
         })
     }
