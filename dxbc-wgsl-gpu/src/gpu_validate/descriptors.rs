@@ -158,7 +158,9 @@ impl PipelineDesc {
         match self {
             PipelineDesc::Render(r) => std::iter::once(&r.vertex).chain(r.pixel.as_ref()).collect(),
             PipelineDesc::Compute(c) => vec![&c.shader],
-            PipelineDesc::Geometry(g) => [&g.vertex, &g.geometry, &g.draw_vertex].into_iter().chain(g.pixel.as_ref()).collect(),
+            PipelineDesc::Geometry(g) => {
+                [&g.vertex, &g.geometry, &g.draw_vertex].into_iter().chain(g.pixel.as_ref()).collect()
+            }
         }
     }
 

@@ -1,0 +1,127 @@
+//! A pass with a geometry shader through its generated module (`tests/effects/geometry.effect.toml`,
+//! whose shaders `dxbc_wgsl_tests::geometry_fixture` assembles): points with a per-instance
+//! offset expanded into quads by the geometry shader (its half size from its constant buffer),
+//! drawn with the colour of their point: `MainStage::new`, `bind_groups`, `prepare` before the
+//! render pass and `draw` in it, compared pixel by pixel with the quads computed here.
+//!
+//! Needs a GPU adapter (CI installs lavapipe); `DXBC_WGSL_SKIP_GPU=1` skips explicitly.
+
+use std::path::Path;
+
+use dxbc_wgsl_tests::gpu::gpu_or_skip;
+use wgpu::util::DeviceExt;
+
+dxbc_wgsl_macros::include_effect!("effects/geometry.effect.toml");
+
+use geometry_expand as fx;
+
+/// The blobs in `tests/fixtures/geometry/` are what the assembler makes today (`UPDATE_GOLDEN=1`
+/// rewrites them), and each translates in its role.
+#[test]
+fn fixture_blobs_are_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/geometry");
+    for (name, bytes) in dxbc_wgsl_tests::geometry_fixture::blobs() {
+        let path = dir.join(name);
+        if std::env::var_os("UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let kept = std::fs::read(&path).unwrap_or_default();
+        assert!(kept == bytes, "{} differs from the assembler's (UPDATE_GOLDEN=1 rewrites it)", path.display());
+        dxbc_wgsl::translate(&bytes, &Default::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// Target size.
+const SIZE: (u32, u32) = (32, 32);
+
+/// One point: position (float32x2), colour (unorm8x4).
+fn vertex(x: f32, y: f32, rgba: [u8; 4]) -> fx::VertexPositionColor {
+    fx::VertexPositionColor { position: [x, y], color: rgba }
+}
+
+#[test]
+fn points_become_quads_of_their_colour() {
+    let Some(gpu) = gpu_or_skip("points_become_quads_of_their_colour") else { return };
+    let device = &gpu.device;
+    // The device the test helper made has WebGPU's default limits; the pass needs no more.
+    let needed = fx::MainStage::required_limits(wgpu::Limits::default());
+    assert_eq!(needed, wgpu::Limits::default(), "the pass fits WebGPU's default limits");
+
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let stage = fx::MainStage::new(device, fx::Permutation::default(), &[format], None).expect("stage");
+    // Half size 0.25 (a quarter of the target's width per quad).
+    let half = fx::Parameters { half_size: [0.25, 0.25], ..Default::default() };
+    let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("Parameters"),
+        contents: bytemuck::bytes_of(&half),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    let groups = stage.bind_groups(device, &fx::GeometryResources { parameters: &params }).expect("groups");
+    // Two points, two instances: instance 1 moves both by (0.5, 0) in clip space.
+    let points = [vertex(-0.5, 0.5, [255, 0, 0, 255]), vertex(-0.5, -0.5, [0, 255, 0, 255])];
+    let offsets = [fx::InstanceTexcoord { texcoord: [0.0, 0.0] }, fx::InstanceTexcoord { texcoord: [1.0, 0.0] }];
+    let storage = |label, bytes: &[u8]| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytes,
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+    };
+    let vertices = storage("points", bytemuck::cast_slice(&points));
+    let instances = storage("offsets", bytemuck::cast_slice(&offsets));
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("target"),
+        size: wgpu::Extent3d { width: SIZE.0, height: SIZE.1, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let draw = fx::MainStage::draw_call(2, 2);
+    let prepared = stage
+        .prepare(device, &mut encoder, &draw, &[Some((&vertices, 0)), Some((&instances, 0))], None, &groups)
+        .expect("prepare");
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("draw"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        stage.draw(&mut pass, &prepared, &groups);
+    }
+    let rgba = dxbc_wgsl_tests::gpu::read_rgba8(&gpu, encoder, &texture, SIZE.0, SIZE.1);
+    stage.recycle(prepared);
+
+    // The CPU's picture: each point's quad (instance 1 shifted right by half the target).
+    let quads: Vec<([f32; 2], [u8; 4])> = (0..2)
+        .flat_map(|i| points.iter().map(move |p| ([p.position[0] + offsets[i].texcoord[0], p.position[1]], p.color)))
+        .collect();
+    let mut wrong = Vec::new();
+    for y in 0..SIZE.1 {
+        for x in 0..SIZE.0 {
+            // The pixel centre in clip space (y up).
+            let cx = (x as f32 + 0.5) / SIZE.0 as f32 * 2.0 - 1.0;
+            let cy = 1.0 - (y as f32 + 0.5) / SIZE.1 as f32 * 2.0;
+            let inside = |c: &[f32; 2]| (cx - c[0]).abs() < 0.25 && (cy - c[1]).abs() < 0.25;
+            let expected = quads.iter().find(|(c, _)| inside(c)).map_or([0, 0, 0, 255], |(_, rgba)| *rgba);
+            let at = ((y * SIZE.0 + x) * 4) as usize;
+            let actual = [rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]];
+            if actual != expected {
+                wrong.push((x, y, expected, actual));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} pixels differ, the first: {:?}", wrong.len(), &wrong[..wrong.len().min(8)]);
+}
