@@ -12,7 +12,11 @@
 //!   `tests/effects/render_states.effect.toml` and the two effects above, each pass × permutation's
 //!   shaders, bind group layout entries, vertex buffer layout and render states (render passes),
 //!   or shader and bind group layout entries (compute passes), equal what the generated module's
-//!   functions return.
+//!   functions return; for a pass with a geometry shader (`tests/effects/geometry.effect.toml`)
+//!   the four shaders, the three groups' entries, the runtime's `StageDesc` and the draw's states;
+//! - passes with a geometry shader: the device accepts the four pipelines the runtime creates (of
+//!   that effect and of one made of the corpus's geometry test, when present), and a broken one
+//!   (a geometry shader's layout without its constant buffer) is reported, naming the pass.
 //!
 //! Needs a GPU adapter (CI installs lavapipe); `DXBC_WGSL_SKIP_GPU=1` skips explicitly.
 
@@ -22,13 +26,15 @@ use std::time::Instant;
 use dxbc_wgsl_build::compile::{self, CompiledEffect, DirectTranslator};
 use dxbc_wgsl_build::Effect;
 use dxbc_wgsl_gpu::gpu_validate::{
-    effect_pipelines, ComputePipelineDesc, GpuValidator, PipelineDesc, RenderPipelineDesc, Severity,
+    effect_pipelines, ComputePipelineDesc, GeometryPipelinesDesc, GpuValidator, PipelineDesc, RenderPipelineDesc,
+    Severity,
 };
 use dxbc_wgsl_tests::gpu::SKIP_GPU_ENV;
 
 dxbc_wgsl_macros::include_effect!("effects/render_states.effect.toml");
 dxbc_wgsl_macros::include_effect!("effects/generate_mips.effect.toml");
 dxbc_wgsl_macros::include_effect!("effects/mip_preview.effect.toml");
+dxbc_wgsl_macros::include_effect!("effects/geometry.effect.toml");
 
 fn root() -> PathBuf {
     std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")).unwrap()
@@ -264,6 +270,43 @@ macro_rules! check_generated_compute {
     }};
 }
 
+/// Checks the validator's descriptors of one pass with a geometry shader × permutation against the
+/// generated module: `$stage` is the pass's stage type.
+macro_rules! check_generated_geometry {
+    ($fx:path, $stage:ident, $desc:expr, $perm:expr $(, $pass:expr)?) => {{
+        use $fx as fx;
+        let d: &GeometryPipelinesDesc = $desc;
+        let p = fx::Permutation::ALL[$perm];
+        let s = p.geometry_shaders($($pass)?).unwrap();
+        let pair = |s: fx::StageShader| (s.wgsl, s.entry_point);
+        fn theirs(s: &dxbc_wgsl_gpu::gpu_validate::ShaderDesc) -> (&str, &str) {
+            (s.wgsl.as_str(), s.entry_point.as_str())
+        }
+        assert_eq!(pair(s.vertex), theirs(&d.vertex), "vertex shader");
+        assert_eq!(pair(s.geometry), theirs(&d.geometry), "geometry shader");
+        assert_eq!(pair(s.draw_vertex), theirs(&d.draw_vertex), "draw vertex shader");
+        assert_eq!(s.pixel.map(pair), d.pixel.as_ref().map(theirs), "pixel shader");
+        let groups = fx::geometry_bind_group_layout_entries($($pass,)? p);
+        assert_eq!(groups, [d.groups[0].as_slice(), d.groups[1].as_slice(), d.groups[2].as_slice()], "bind group layout entries");
+        // The runtime's description, as the stage object made from the generated constants holds it
+        // (two copies of the runtime's types: compared by their Debug text).
+        let gpu = dxbc_wgsl_tests::gpu::gpu_or_skip("check_generated_geometry");
+        if let Some(gpu) = gpu {
+            let formats: Vec<wgpu::TextureFormat> = d.color_targets.iter().map(|t| t.as_ref().unwrap().format).collect();
+            let stage = fx::$stage::new(&gpu.device, p, &formats, d.depth_stencil.as_ref().map(|ds| ds.format)).unwrap();
+            assert_eq!(format!("{:?}", stage.primitive_stage().desc()), format!("{:?}", d.stage), "stage description");
+        }
+        assert_eq!(fx::$stage::primitive_state(), d.primitive, "primitive state");
+        let formats: Vec<wgpu::TextureFormat> = d.color_targets.iter().map(|t| t.as_ref().unwrap().format).collect();
+        assert_eq!(fx::$stage::color_target_states(&formats), d.color_targets, "color targets");
+        if let Some(ds) = &d.depth_stencil {
+            assert_eq!(&fx::$stage::depth_stencil_state(ds.format), ds, "depth-stencil state");
+        }
+        assert_eq!(fx::$stage::multisample_state(d.multisample.count), d.multisample, "multisample state");
+        assert!(fx::$stage::required_features().contains(d.features), "features");
+    }};
+}
+
 /// Checks every pass × permutation of an example effect against its generated module.
 macro_rules! check_example {
     ($file:literal, $fx:ident) => {{
@@ -330,9 +373,63 @@ fn validator_descriptors_equal_the_generated_code() {
                     compute_bind_group_layout_entries
                 );
             }
+            PipelineDesc::Geometry(_) => panic!("mip_preview has no pass with a geometry shader"),
         }
     }
     assert_eq!((compute, render), (mip_preview::Permutation::COUNT, mip_preview::Permutation::COUNT));
+
+    // A pass with a geometry shader.
+    let geometry = effect_pipelines(&compile(&root().join("tests/effects/geometry.effect.toml")));
+    assert_eq!(geometry.len(), geometry_expand::Permutation::COUNT);
+    for p in &geometry {
+        let desc = p.desc.as_geometry().expect("a pass with a geometry shader");
+        check_generated_geometry!(geometry_expand, MainStage, desc, p.permutation);
+    }
+}
+
+/// Passes with a geometry shader are validated through the runtime that draws them: the device
+/// accepts the four pipelines of the test effect (and of the corpus's geometry test, when the
+/// corpus is present), and a geometry shader whose layout lacks its constant buffer is reported.
+#[test]
+fn geometry_passes_pass_gpu_validation() {
+    let Some(gpu) = validator("geometry_passes_pass_gpu_validation") else { return };
+    let compiled = compile(&root().join("tests/effects/geometry.effect.toml"));
+    let issues: Vec<String> = gpu.validate_effect(&compiled).iter().map(ToString::to_string).collect();
+    assert!(issues.is_empty(), "GPU errors:\n{}", issues.join("\n"));
+    assert!(gpu.stats().pipelines > 0);
+
+    match dxbc_wgsl_tests::corpus_dir() {
+        Some(corpus) if corpus.join("vkd3d-shader-tests/geometry").is_dir() => {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("corpus_geometry.effect.toml");
+            let text = format!(
+                "[effect]\nname = \"CorpusGeometry\"\nshader_dir = {:?}\n\n[passes.main]\nvertex = \"L0012_vs_4_0.dxbc\"\n\
+                 geometry = \"L0025_gs_4_0.dxbc\"\npixel = \"L0050_ps_4_0.dxbc\"\ntopology = \"POINTLIST\"\n",
+                corpus.join("vkd3d-shader-tests/geometry").display().to_string()
+            );
+            std::fs::write(&path, text).unwrap();
+            let corpus_fx = compile(&path);
+            let issues: Vec<String> = gpu.validate_effect(&corpus_fx).iter().map(ToString::to_string).collect();
+            assert!(issues.is_empty(), "GPU errors:\n{}", issues.join("\n"));
+        }
+        _ => eprintln!("SKIPPED the corpus's geometry test: the corpus is absent (set DXBC_WGSL_CORPUS)"),
+    }
+
+    // The geometry shader's layout without `b0` (its WGSL still reads the constant buffer).
+    let mut broken = compiled.clone();
+    let gs = broken.shaders.iter().position(|s| s.labels[0] == "Expand_GS.dxbc").unwrap();
+    broken.shaders[gs].info.bindings.clear();
+    let issues = gpu.validate_effect(&broken);
+    let text: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    eprintln!("{}", text.join("\n"));
+    assert!(!issues.is_empty(), "the broken layout was accepted");
+    for i in &issues {
+        assert_eq!(i.severity, Severity::Error, "{i}");
+        assert_eq!((i.effect.as_str(), i.pass.as_str()), ("GeometryExpand", "main"), "{i}");
+        let labels: Vec<String> = i.shaders.iter().map(|s| s.label()).collect();
+        assert_eq!(labels, ["Expand_VS.dxbc", "Expand_GS.dxbc", "Expand_PS.dxbc"], "{i}");
+        assert!(i.file.ends_with("geometry.effect.toml") && i.line > 1, "{i}");
+    }
 }
 
 /// The compute passes of effects are validated like their render passes: every pipeline of an
