@@ -42,6 +42,74 @@
 //! let _ = Permutation::default().shaders(ComputePass::Build);
 //! # }
 //! ```
+//!
+//! A pass with a geometry shader gets a stage type (`MainStage` for pass `main`,
+//! `codegen/geometry.rs`): its compute work is recorded with `prepare` before the render pass,
+//! its draw with `draw` inside it (`tests/fixtures/tiny_geometry.rs` is such a module):
+//!
+//! ```no_run
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_geometry.rs"));
+//! # fn run(device: &wgpu::Device, queue: &wgpu::Queue, view: &wgpu::TextureView, points: &wgpu::Buffer,
+//! #        colors: &wgpu::Buffer, resources: &tiny_geometry::GeometryResources<'_>) {
+//! use tiny_geometry::{MainStage, Permutation};
+//! let stage = MainStage::new(device, Permutation::default(), &[wgpu::TextureFormat::Rgba8Unorm], None).unwrap();
+//! let groups = stage.bind_groups(device, resources).unwrap();
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! let draw = MainStage::draw_call(3, 1);
+//! let prepared = stage.prepare(device, &mut encoder, &draw, &[Some((points, 0)), Some((colors, 0))], None, &groups).unwrap();
+//! {
+//!     let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+//!         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+//!             view, depth_slice: None, resolve_target: None, ops: wgpu::Operations::default(),
+//!         })],
+//!         ..Default::default()
+//!     });
+//!     stage.draw(&mut pass, &prepared, &groups);
+//! }
+//! queue.submit([encoder.finish()]);
+//! stage.recycle(prepared);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! `prepare` needs the encoder an open render pass borrows, so it cannot run inside the pass:
+//!
+//! ```compile_fail,E0499
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_geometry.rs"));
+//! # fn run(device: &wgpu::Device, stage: &tiny_geometry::MainStage, groups: &tiny_geometry::GeometryBindGroups,
+//! #        desc: &wgpu::RenderPassDescriptor<'_>, points: &wgpu::Buffer) {
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! let mut pass = encoder.begin_render_pass(desc);
+//! let draw = tiny_geometry::MainStage::draw_call(3, 1);
+//! let prepared = stage.prepare(device, &mut encoder, &draw, &[Some((points, 0))], None, groups).unwrap();
+//! stage.draw(&mut pass, &prepared, groups);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! A draw is prepared by its own pass's stage: another pass's prepared draw is another type...
+//!
+//! ```compile_fail,E0308
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_geometry.rs"));
+//! # fn run(main: &tiny_geometry::MainStage, lines: &tiny_geometry::LinesStage, groups: &tiny_geometry::GeometryBindGroups,
+//! #        pass: &mut wgpu::RenderPass<'_>, prepared: tiny_geometry::LinesPrepared) {
+//! // `lines` prepared it; `main` cannot draw it.
+//! main.draw(pass, &prepared, groups);
+//! # }
+//! # fn main() {}
+//! ```
+//!
+//! ...and only `prepare` makes one: there is no drawing without preparing.
+//!
+//! ```compile_fail,E0451
+//! # include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/tiny_geometry.rs"));
+//! # fn run(main: &tiny_geometry::MainStage, groups: &tiny_geometry::GeometryBindGroups, pass: &mut wgpu::RenderPass<'_>,
+//! #        inner: tiny_geometry::primitive_stage::Prepared) {
+//! let forged = tiny_geometry::MainPrepared { prepared: inner, stage: 0 };
+//! main.draw(pass, &forged, groups);
+//! # }
+//! # fn main() {}
+//! ```
 
 mod geometry;
 
