@@ -341,6 +341,9 @@ fn unknown_stage_in_stages() {
 fn compile_err(text: &str) -> (String, dxbc_wgsl_build::Diagnostic) {
     let dir = tempfile::tempdir().unwrap();
     common::write_tiny(dir.path());
+    for f in ["Tiny_GS.dxbc", "Tiny_GSLines.dxbc", "Bare_VS.dxbc", "Bare_PS.dxbc"] {
+        std::fs::write(dir.path().join(f), format!("DXBC stand-in for {f}")).unwrap();
+    }
     let path = dir.path().join("e.effect.toml");
     std::fs::write(&path, text).unwrap();
     let effect = Effect::load(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -739,4 +742,189 @@ fn verify_checksum_not_a_bool() {
         0,
         "`verify_checksum` must be true or false",
     );
+}
+
+// ---- Passes with a geometry shader ----
+
+const GS_PASS: &str = r#"
+[passes.main]
+vertex = "Tiny_VS.dxbc"
+geometry = "Tiny_GS.dxbc"
+pixel = "Tiny_PS.dxbc"
+topology = "POINTLIST"
+"#;
+
+#[test]
+fn a_geometry_stage_in_a_compute_pass() {
+    expect_at(
+        &format!("{HEAD}[passes.main]\ncompute = \"CS.dxbc\"\ngeometry = \"GS.dxbc\"\n"),
+        "geometry",
+        0,
+        "[passes.main] is a compute pass: `geometry` applies to render passes",
+    );
+}
+
+#[test]
+fn draw_topologies_of_a_geometry_pass() {
+    let with = |t: &str| GS_PASS.replace("\"POINTLIST\"", &format!("\"{t}\""));
+    // Every D3D11 name, with or without underscores and prefix, parses.
+    for ok in ["triangle_strip_adj", "LINELIST_ADJ", "D3D11_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST", "patch_list_32"] {
+        Effect::parse(Path::new("e.toml"), format!("{HEAD}{}", with(ok))).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    for bad in ["TRIANGLEFAN", "patch_list_33", "PATCH_LIST_0", "UNDEFINED"] {
+        let text = format!("{HEAD}{}", with(bad));
+        let message = if bad == "UNDEFINED" { "a pass needs a topology" } else { "is not a D3D11_PRIMITIVE_TOPOLOGY_" };
+        expect_at(&text, &format!("\"{bad}\""), 0, message);
+    }
+}
+
+#[test]
+fn adjacency_without_a_geometry_shader() {
+    let text = format!("{HEAD}{PASS}topology = \"triangle_list_adj\"\n");
+    expect_at(&text, "\"triangle_list_adj\"", 0, "add the pass's `geometry` shader");
+    let text = format!("{HEAD}{PASS}topology = \"4_CONTROL_POINT_PATCHLIST\"\n");
+    expect_at(&text, "\"4_CONTROL_POINT_PATCHLIST\"", 0, "patch lists feed tessellation");
+}
+
+#[test]
+fn instance_data_entries() {
+    expect_at(&format!("{HEAD}[instance_data]\nTEXCOORD = \"x\"\n{PASS}"), "\"x\"", 0, "its step rate");
+    expect_at(&format!("{HEAD}[instance_data]\nTEXCOORD = -1\n{PASS}"), "-1", 0, "a non-negative integer");
+    expect_at(&format!("{HEAD}[instance_data]\nCOLOR = 1\ncolor = 2\n{PASS}"), "color", 0, "already per-instance data on line");
+    expect_at(&format!("{HEAD}[instance_data]\n7 = 1\n{PASS}"), "7", 0, "is not a semantic");
+}
+
+#[test]
+fn a_draw_topology_the_geometry_shader_does_not_read() {
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"POINTLIST\"", "\"TRIANGLESTRIP\""));
+    expect_compile_at(
+        &text,
+        "\"TRIANGLESTRIP\"",
+        0,
+        "pass `main` draws TRIANGLESTRIP, but its geometry shader Tiny_GS.dxbc reads points (dcl_inputprimitive): the \
+         pass's `topology` must be POINTLIST",
+    );
+    // Without `topology` the default (TRIANGLELIST) is named, at the geometry shader's rule.
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("topology = \"POINTLIST\"\n", ""));
+    expect_compile_at(&text, "\"Tiny_GS.dxbc\"", 0, "draws TRIANGLELIST (the default)");
+}
+
+#[test]
+fn a_geometry_stage_given_another_stage_s_shader() {
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_GS.dxbc\"", "\"Tiny_PS.dxbc\""));
+    expect_compile_at(
+        &text,
+        "\"Tiny_PS.dxbc\"",
+        0,
+        "Tiny_PS.dxbc is a pixel shader, but pass `main` uses it as its geometry shader",
+    );
+}
+
+#[test]
+fn geometry_shader_inputs_the_vertex_shader_does_not_write() {
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_VS.dxbc\"", "\"Bare_VS.dxbc\""));
+    expect_compile_at(
+        &text,
+        "\"Tiny_GS.dxbc\"",
+        0,
+        "effect E, pass `main`: geometry shader Tiny_GS.dxbc reads COLOR (v[][0]) but vertex shader Bare_VS.dxbc writes \
+         TEXCOORD at o0",
+    );
+}
+
+#[test]
+fn pixel_shader_inputs_the_geometry_shader_does_not_write() {
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_PS.dxbc\"", "\"Bare_PS.dxbc\""));
+    expect_compile_at(
+        &text,
+        "\"Bare_PS.dxbc\"",
+        0,
+        "effect E, pass `main`: pixel shader Bare_PS.dxbc (behind geometry) reads TEXCOORD (v0) but geometry shader \
+         Tiny_GS.dxbc writes COLOR at o0",
+    );
+}
+
+#[test]
+fn instance_data_a_render_pass_would_read() {
+    // Tiny_VS reads SV_Position; the pass draws it without a geometry shader.
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}[instance_data]\nSV_Position = 1\n{PASS}");
+    expect_compile_at(
+        &text,
+        "SV_Position = 1",
+        0,
+        "SV_Position is per-instance data, but pass `main` draws vertex shader Tiny_VS.dxbc without a geometry shader",
+    );
+    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}[instance_data]\nBLENDWEIGHT = 1\n{GS_PASS}");
+    expect_compile_at(&text, "BLENDWEIGHT", 0, "no vertex shader of the effect reads BLENDWEIGHT");
+}
+
+#[test]
+fn depth_bias_with_a_geometry_shader_that_emits_lines() {
+    let text = format!(
+        "[effect]\nname = \"E\"\n{TINY_LAYOUT}{}rasterizer = {{ depth_bias = 4 }}\n",
+        GS_PASS.replace("\"Tiny_GS.dxbc\"", "\"Tiny_GSLines.dxbc\"").replace("\"POINTLIST\"", "\"LINELIST\"")
+    );
+    expect_compile_at(&text, "\"Tiny_GSLines.dxbc\"", 0, "outputs line strips, and WebGPU applies depth bias to triangles");
+}
+
+#[test]
+fn a_stage_type_that_collides_with_a_layout() {
+    let text = format!(
+        "[effect]\nname = \"E\"\n[layouts.MainStage]\nfields = [{{ name = \"M\", type = \"float4x4\" }}, {{ name = \"N\", type = \"float4x4\" }}]\n\
+         [cbuffers.P]\nregister = \"b0\"\nlayout = \"MainStage\"\n{GS_PASS}"
+    );
+    expect_compile_at(&text, "MainStage]", 0, "layout `MainStage` would generate struct `MainStage`, which is already a pass type");
+}
+
+/// A pass with a geometry shader compiles into the four shaders of its variant, the vertex
+/// shader's pulling taken from its inputs (and `[vertex_formats]`), with records as wide as the
+/// geometry shader reads.
+#[test]
+fn a_geometry_pass_compiles_into_its_four_shaders() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::write_tiny_geometry(dir.path());
+    struct Recording(Vec<dxbc_wgsl_build::effect::ShaderRef>);
+    impl compile::Translator for Recording {
+        fn translate(
+            &mut self,
+            shader: &dxbc_wgsl_build::effect::ShaderRef,
+            _: &[u8],
+        ) -> Result<dxbc_wgsl_build::StageInfo, compile::ShaderError> {
+            self.0.push(shader.clone());
+            Ok(common::fake_info(&shader.label()))
+        }
+    }
+    let mut t = Recording(Vec::new());
+    let compiled = compile::compile(Effect::load(&path).unwrap(), &mut t).unwrap_or_else(|e| panic!("{e}"));
+    // The default permutation (fog on, flat, no texture).
+    let default = compiled.permutations.iter().position(|p| *p == [1, 0, 0]).unwrap();
+    let v = compiled.passes[0][default];
+    let g = v.geometry.expect("pass `main` has a geometry shader");
+    let label = |i: usize| compiled.shaders[i].labels[0].as_str();
+    assert_eq!(label(v.vertex), "Tiny_VS.dxbc (vertex pulling)");
+    assert_eq!(label(g.geometry), "Tiny_GS.dxbc");
+    assert_eq!(label(g.draw_vertex), "Tiny_GS.dxbc (draw vertex shader)");
+    assert_eq!(label(v.pixel.unwrap()), "Tiny_PS.dxbc (behind geometry)");
+    let pulled: Vec<_> = t
+        .0
+        .iter()
+        .filter_map(|r| match &r.role {
+            dxbc_wgsl_build::effect::ShaderRole::PulledVertex(p) => Some((r.label(), p.clone())),
+            _ => None,
+        })
+        .collect();
+    let (_, p) = pulled.iter().find(|(l, _)| l.starts_with("Tiny_VS.dxbc")).unwrap();
+    assert_eq!(p.record_registers, 4);
+    assert_eq!(p.strides, [12]);
+    assert_eq!(p.elements.len(), 1);
+    assert_eq!((p.elements[0].register, p.elements[0].format.webgpu_name()), (0, "float32x3".to_string()));
+    // The lit vertex shader's COLOR is per-instance data in slot 1.
+    let (_, lit) = pulled.iter().find(|(l, _)| l.starts_with("Tiny_VSLit.dxbc")).unwrap();
+    let color = lit.elements.iter().find(|e| e.register == 2).unwrap();
+    assert_eq!((color.slot, color.offset, color.instance_step_rate), (1, 0, Some(1)));
+    assert_eq!(lit.strides, [24, 4]);
+    // The plain vertex shader is translated once for its inputs, and used by the render pass.
+    let plain = compiled.passes[2][0];
+    assert!(plain.geometry.is_none());
+    assert_eq!(label(plain.vertex), "Tiny_VS.dxbc");
 }
