@@ -272,7 +272,7 @@ pub fn candidate_inputs(effect: &Effect) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     for values in effect.permutations() {
         for pass in &effect.passes {
-            for rules in std::iter::once(&pass.vertex).chain(pass.pixel.as_ref()) {
+            for rules in pass.stage_rules() {
                 if let Ok(r) = effect.shader_for(rules, &values) {
                     if !out.contains(&r.path) {
                         out.push(r.path);

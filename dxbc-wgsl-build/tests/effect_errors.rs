@@ -768,7 +768,9 @@ fn a_geometry_stage_in_a_compute_pass() {
 fn draw_topologies_of_a_geometry_pass() {
     let with = |t: &str| GS_PASS.replace("\"POINTLIST\"", &format!("\"{t}\""));
     // Every D3D11 name, with or without underscores and prefix, parses.
-    for ok in ["triangle_strip_adj", "LINELIST_ADJ", "D3D11_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST", "patch_list_32"] {
+    for ok in
+        ["triangle_strip_adj", "LINELIST_ADJ", "D3D11_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST", "patch_list_32"]
+    {
         Effect::parse(Path::new("e.toml"), format!("{HEAD}{}", with(ok))).unwrap_or_else(|e| panic!("{ok}: {e}"));
     }
     for bad in ["TRIANGLEFAN", "patch_list_33", "PATCH_LIST_0", "UNDEFINED"] {
@@ -790,13 +792,19 @@ fn adjacency_without_a_geometry_shader() {
 fn instance_data_entries() {
     expect_at(&format!("{HEAD}[instance_data]\nTEXCOORD = \"x\"\n{PASS}"), "\"x\"", 0, "its step rate");
     expect_at(&format!("{HEAD}[instance_data]\nTEXCOORD = -1\n{PASS}"), "-1", 0, "a non-negative integer");
-    expect_at(&format!("{HEAD}[instance_data]\nCOLOR = 1\ncolor = 2\n{PASS}"), "color", 0, "already per-instance data on line");
+    expect_at(
+        &format!("{HEAD}[instance_data]\nCOLOR = 1\ncolor = 2\n{PASS}"),
+        "color",
+        0,
+        "already per-instance data on line",
+    );
     expect_at(&format!("{HEAD}[instance_data]\n7 = 1\n{PASS}"), "7", 0, "is not a semantic");
 }
 
 #[test]
 fn a_draw_topology_the_geometry_shader_does_not_read() {
-    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"POINTLIST\"", "\"TRIANGLESTRIP\""));
+    let text =
+        format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"POINTLIST\"", "\"TRIANGLESTRIP\""));
     expect_compile_at(
         &text,
         "\"TRIANGLESTRIP\"",
@@ -811,7 +819,8 @@ fn a_draw_topology_the_geometry_shader_does_not_read() {
 
 #[test]
 fn a_geometry_stage_given_another_stage_s_shader() {
-    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_GS.dxbc\"", "\"Tiny_PS.dxbc\""));
+    let text =
+        format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_GS.dxbc\"", "\"Tiny_PS.dxbc\""));
     expect_compile_at(
         &text,
         "\"Tiny_PS.dxbc\"",
@@ -822,7 +831,8 @@ fn a_geometry_stage_given_another_stage_s_shader() {
 
 #[test]
 fn geometry_shader_inputs_the_vertex_shader_does_not_write() {
-    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_VS.dxbc\"", "\"Bare_VS.dxbc\""));
+    let text =
+        format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_VS.dxbc\"", "\"Bare_VS.dxbc\""));
     expect_compile_at(
         &text,
         "\"Tiny_GS.dxbc\"",
@@ -834,7 +844,8 @@ fn geometry_shader_inputs_the_vertex_shader_does_not_write() {
 
 #[test]
 fn pixel_shader_inputs_the_geometry_shader_does_not_write() {
-    let text = format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_PS.dxbc\"", "\"Bare_PS.dxbc\""));
+    let text =
+        format!("[effect]\nname = \"E\"\n{TINY_LAYOUT}{}", GS_PASS.replace("\"Tiny_PS.dxbc\"", "\"Bare_PS.dxbc\""));
     expect_compile_at(
         &text,
         "\"Bare_PS.dxbc\"",
@@ -864,7 +875,12 @@ fn depth_bias_with_a_geometry_shader_that_emits_lines() {
         "[effect]\nname = \"E\"\n{TINY_LAYOUT}{}rasterizer = {{ depth_bias = 4 }}\n",
         GS_PASS.replace("\"Tiny_GS.dxbc\"", "\"Tiny_GSLines.dxbc\"").replace("\"POINTLIST\"", "\"LINELIST\"")
     );
-    expect_compile_at(&text, "\"Tiny_GSLines.dxbc\"", 0, "outputs line strips, and WebGPU applies depth bias to triangles");
+    expect_compile_at(
+        &text,
+        "\"Tiny_GSLines.dxbc\"",
+        0,
+        "outputs line strips, and WebGPU applies depth bias to triangles",
+    );
 }
 
 #[test]
@@ -873,7 +889,12 @@ fn a_stage_type_that_collides_with_a_layout() {
         "[effect]\nname = \"E\"\n[layouts.MainStage]\nfields = [{{ name = \"M\", type = \"float4x4\" }}, {{ name = \"N\", type = \"float4x4\" }}]\n\
          [cbuffers.P]\nregister = \"b0\"\nlayout = \"MainStage\"\n{GS_PASS}"
     );
-    expect_compile_at(&text, "MainStage]", 0, "layout `MainStage` would generate struct `MainStage`, which is already a pass type");
+    expect_compile_at(
+        &text,
+        "MainStage]",
+        0,
+        "layout `MainStage` would generate struct `MainStage`, which is already a pass type",
+    );
 }
 
 /// A pass with a geometry shader compiles into the four shaders of its variant, the vertex
@@ -905,14 +926,13 @@ fn a_geometry_pass_compiles_into_its_four_shaders() {
     assert_eq!(label(g.geometry), "Tiny_GS.dxbc");
     assert_eq!(label(g.draw_vertex), "Tiny_GS.dxbc (draw vertex shader)");
     assert_eq!(label(v.pixel.unwrap()), "Tiny_PS.dxbc (behind geometry)");
-    let pulled: Vec<_> = t
-        .0
-        .iter()
-        .filter_map(|r| match &r.role {
-            dxbc_wgsl_build::effect::ShaderRole::PulledVertex(p) => Some((r.label(), p.clone())),
-            _ => None,
-        })
-        .collect();
+    let pulled: Vec<_> =
+        t.0.iter()
+            .filter_map(|r| match &r.role {
+                dxbc_wgsl_build::effect::ShaderRole::PulledVertex(p) => Some((r.label(), p.clone())),
+                _ => None,
+            })
+            .collect();
     let (_, p) = pulled.iter().find(|(l, _)| l.starts_with("Tiny_VS.dxbc")).unwrap();
     assert_eq!(p.record_registers, 4);
     assert_eq!(p.strides, [12]);

@@ -357,7 +357,7 @@ fn effect_inputs(path: &Path) -> Result<Vec<ShaderRef>, String> {
     let mut refs = BTreeSet::new();
     for values in effect.permutations() {
         for pass in &effect.passes {
-            for rules in std::iter::once(&pass.vertex).chain(pass.pixel.as_ref()) {
+            for rules in pass.stage_rules() {
                 refs.insert(effect.shader_for(rules, &values).map_err(|d| d.to_string())?);
             }
         }

@@ -121,3 +121,43 @@ fn adapters_and_effect_gpu() {
     assert!(last.starts_with("  gpu: 4 pass × permutation pipelines (4 distinct) on "), "{text}");
     assert!(last.contains(": ok ("), "{text}");
 }
+
+/// Geometry shaders through the command line: `qualify --gpu` reports the geometry stage and
+/// creates its compute pipeline (its resources in group 2, the primitive stage's buffers in group
+/// 3) like any other stage's; `effect --gpu` creates a geometry pass's four pipelines.
+#[cfg(feature = "gpu")]
+#[test]
+fn geometry_shaders_in_qualify_and_effect_gpu() {
+    if skip_gpu("geometry_shaders_in_qualify_and_effect_gpu") {
+        return;
+    }
+    let effect = root().join("tests/effects/geometry.effect.toml");
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let o = run(&[
+        "qualify",
+        "--no-progress",
+        "--gpu",
+        "--json",
+        report.path().to_str().unwrap(),
+        effect.to_str().unwrap(),
+    ]);
+    let text = out(&o);
+    assert!(o.status.success(), "{text}{}", err(&o));
+    assert!(text.lines().any(|l| l.starts_with("geometry ") && l.split_whitespace().nth(1) == Some("1")), "{text}");
+    assert_eq!(text.lines().last(), Some("qualified: 3, unsupported: 0, failed: 0"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report.path()).unwrap()).unwrap();
+    let records = json["records"].as_array().unwrap();
+    let gs: Vec<_> = records.iter().filter(|r| r["stage"] == "geometry").collect();
+    assert_eq!(gs.len(), 1, "{json}");
+    assert_eq!(gs[0]["gpu"], "ok", "{json}");
+
+    let o = run(&["effect", effect.to_str().unwrap(), "--gpu"]);
+    let text = out(&o);
+    assert!(o.status.success(), "{text}{}", err(&o));
+    assert!(text.contains("geometry pass main (draws POINTLIST"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("  gpu: 1 pass × permutation pipelines (1 distinct) on ") && last.contains(": ok ("),
+        "{text}"
+    );
+}

@@ -376,6 +376,55 @@ fn only_the_permutations_using_a_changed_blob_are_validated_again() {
     assert_eq!(snapshot(&out), good);
 }
 
+/// A pass with a geometry shader (`tests/effects/geometry.effect.toml`) is watched like any other:
+/// its geometry shader is an input, a change to it redoes the effect and hands the validator the
+/// pass's four shaders.
+#[test]
+fn a_geometry_pass_is_revalidated_when_its_geometry_shader_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let shaders = dir.path().join("geometry");
+    std::fs::create_dir_all(&shaders).unwrap();
+    for f in ["Expand_VS.dxbc", "Expand_GS.dxbc", "Expand_PS.dxbc"] {
+        std::fs::copy(repo().join("tests/fixtures/geometry").join(f), shaders.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(repo().join("tests/effects/geometry.effect.toml")).unwrap();
+    let effect = dir.path().join("geometry.effect.toml");
+    std::fs::write(&effect, text.replace("shader_dir = \"../fixtures/geometry\"", "shader_dir = \"geometry\""))
+        .unwrap();
+    let out = dir.path().join("out");
+    let options = Options { paths: vec![effect.clone()], out: Some(out.clone()), debounce: Duration::from_millis(15) };
+    let mut w = Watcher::new(options, Recorder::default()).unwrap();
+    let initial = w.scan();
+    assert_eq!((initial[0].status, initial[0].validated), (Status::Qualified, 1), "{}", initial[0]);
+    let (_, labels) = w.validator().effects.last().unwrap().clone();
+    for l in [
+        "Expand_VS.dxbc (vertex pulling)",
+        "Expand_GS.dxbc",
+        "Expand_GS.dxbc (draw vertex shader)",
+        "Expand_PS.dxbc (behind geometry)",
+    ] {
+        assert!(labels.iter().any(|x| x == l), "{l} missing from {labels:?}");
+    }
+    assert!(std::fs::read_to_string(out.join("geometry_expand.rs")).unwrap().contains("pub struct MainStage"));
+
+    // The geometry shader changes (its bytes, the same program): the effect is redone.
+    let gs = shaders.join("Expand_GS.dxbc");
+    let mut bytes = std::fs::read(&gs).unwrap();
+    bytes.extend_from_slice(&[0; 4]);
+    std::fs::write(&gs, &bytes).unwrap();
+    let r = w.changed(std::slice::from_ref(&gs));
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].change, Change::Modified, "{}", r[0]);
+    assert_eq!(r[0].via, vec!["Expand_GS.dxbc".to_string()], "{}", r[0]);
+
+    // A geometry shader that is no geometry shader fails at its rule.
+    std::fs::copy(shaders.join("Expand_PS.dxbc"), &gs).unwrap();
+    let r = w.changed(std::slice::from_ref(&gs));
+    assert_eq!(r[0].status, Status::Failed, "{}", r[0]);
+    let reason = r[0].reason.as_deref().unwrap();
+    assert!(reason.contains("is a pixel shader, but pass `main` uses it as its geometry shader"), "{reason}");
+}
+
 #[test]
 fn the_command_line_prints_one_line_per_change_and_stops_on_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();
