@@ -5,6 +5,33 @@
 
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../dxbc-wgsl-build/src/codegen/primitive_stage_runtime.rs"));
 
+/// The [`StageDesc`] of a geometry shader's translation (its `GeometryInfo`) and the vertex
+/// buffer slots its vertex shader's pulling reads.
+pub fn stage_desc(info: &dxbc_wgsl::geometry::GeometryInfo, vertex_slots: Vec<u32>) -> StageDesc {
+    use dxbc_wgsl::geometry as lib;
+    StageDesc {
+        input_primitive: match info.input_primitive {
+            lib::InputPrimitive::Point => InputPrimitive::Point,
+            lib::InputPrimitive::Line => InputPrimitive::Line,
+            lib::InputPrimitive::Triangle => InputPrimitive::Triangle,
+            lib::InputPrimitive::LineAdj => InputPrimitive::LineAdj,
+            lib::InputPrimitive::TriangleAdj => InputPrimitive::TriangleAdj,
+            lib::InputPrimitive::Patch(n) => InputPrimitive::Patch(n),
+        },
+        input_registers: info.input_registers,
+        output_registers: info.output_registers,
+        max_vertices: info.max_vertices,
+        gs_instances: info.instances,
+        index_stride: info.index_stride,
+        output: info.output_topology.map(|t| match t {
+            lib::OutputTopology::PointList => OutputTopology::PointList,
+            lib::OutputTopology::LineStrip => OutputTopology::LineStrip,
+            lib::OutputTopology::TriangleStrip => OutputTopology::TriangleStrip,
+        }),
+        vertex_slots: vertex_slots.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +345,36 @@ mod tests {
         bad.vertex_slots = Cow::Owned(vec![16]);
         assert!(matches!(bad.validate(), Err(PrimitiveStageError::InvalidStage(_))));
         assert!(!PrimitiveStageError::UnknownTopology(6).to_string().is_empty());
+    }
+
+    /// Generated code writes a pass's description as a constant.
+    const CONST_STAGE: StageDesc = StageDesc {
+        input_primitive: InputPrimitive::Triangle,
+        input_registers: 2,
+        output_registers: 3,
+        max_vertices: 4,
+        gs_instances: 1,
+        index_stride: 9,
+        output: Some(OutputTopology::TriangleStrip),
+        vertex_slots: Cow::Borrowed(&[0, 2]),
+    };
+
+    #[test]
+    fn a_stage_description_is_a_constant() {
+        assert_eq!(CONST_STAGE.validate(), Ok(()));
+        assert_eq!(CONST_STAGE.output_vertex_bytes(), 48);
+        let info = lib::GeometryInfo {
+            input_primitive: lib::InputPrimitive::Triangle,
+            output_topology: Some(lib::OutputTopology::TriangleStrip),
+            max_vertices: 4,
+            instances: 1,
+            input_registers: 2,
+            output_registers: 3,
+            position_register: Some(0),
+            index_stride: 9,
+        };
+        assert_eq!(stage_desc(&info, vec![0, 2]), CONST_STAGE);
+        assert_eq!(CONST_STAGE.output_vertex_bytes(), info.output_vertex_bytes());
     }
 
     #[test]
