@@ -145,3 +145,52 @@ fn verify_checksum_defaults_to_true_and_reaches_every_shader() {
         assert!(dxbc_wgsl_build::compile::translate_options(&shader).unwrap().skip_checksum);
     }
 }
+
+/// A pass with a geometry shader: its stage's rules, the draw topology (every D3D11 one, here a
+/// patch list by either spelling), and the render states parsed as usual; `[instance_data]`.
+#[test]
+fn geometry_stage_topology_and_instance_data() {
+    let text = r#"
+[effect]
+name = "G"
+[axes]
+wide = "bool"
+[instance_data]
+TEXCOORD4 = 1
+color1 = 0
+[passes.main]
+vertex = "vs.dxbc"
+geometry = "gs{wide:Wide}.dxbc"
+pixel = "ps.dxbc"
+topology = "patch_list_3"
+rasterizer = { cull_mode = "NONE" }
+[passes.strips]
+vertex = "vs.dxbc"
+geometry = "gs.dxbc"
+topology = "D3D11_PRIMITIVE_TOPOLOGY_3_CONTROL_POINT_PATCHLIST"
+[passes.plain]
+vertex = "vs.dxbc"
+topology = "line_strip"
+"#;
+    let e = parse(text);
+    use dxbc_wgsl::geometry::Topology;
+    use dxbc_wgsl_build::effect::PassKind;
+    let g = e.passes[0].geometry.as_ref().unwrap();
+    assert_eq!(g.rules.stage, Stage::Geometry);
+    assert_eq!(g.topology, Topology::PatchList(3));
+    assert_eq!(&text[g.topology_span.clone().unwrap()], "\"patch_list_3\"");
+    assert_eq!(e.passes[1].geometry.as_ref().unwrap().topology, Topology::PatchList(3));
+    assert_eq!(
+        e.passes.iter().map(|p| p.kind()).collect::<Vec<_>>(),
+        [PassKind::Geometry, PassKind::Geometry, PassKind::Render]
+    );
+    assert_eq!(e.passes[2].states.topology, dxbc_wgsl_build::effect::states::Topology::LineStrip);
+    assert_eq!(e.passes[0].states.rasterizer.cull_mode, dxbc_wgsl_build::effect::states::CullMode::None);
+    let stages: Vec<Stage> = e.passes[0].stage_rules().map(|r| r.stage).collect();
+    assert_eq!(stages, [Stage::Vertex, Stage::Geometry, Stage::Pixel]);
+    assert_eq!(e.shader_for(&g.rules, &[1]).unwrap().label(), "gsWide.dxbc");
+    assert_eq!(e.passes[0].stage_type_names(), ("MainStage".to_string(), "MainPrepared".to_string()));
+    let data: Vec<(&str, u32, u32)> =
+        e.instance_data.iter().map(|d| (d.semantic.as_str(), d.index, d.step_rate)).collect();
+    assert_eq!(data, [("TEXCOORD", 4, 1), ("color", 1, 0)]);
+}

@@ -1352,8 +1352,12 @@ pub fn effect_wgsl_files(compiled: &CompiledEffect) -> Vec<(String, &CompiledSha
     out
 }
 
-/// `<stem>[#symbol]` of a shader label (`file.dxbc`, `file.h:symbol`).
+/// `<stem>[#symbol][.role]` of a shader label (`file.dxbc`, `file.h:symbol`; a shader around a
+/// geometry shader adds its role: `file.dxbc (vertex pulling)` is `file.vertex-pulling`).
 pub fn wgsl_file_stem(label: &str) -> String {
+    if let Some((base, role)) = label.strip_suffix(')').and_then(|l| l.rsplit_once(" (")) {
+        return format!("{}.{}", wgsl_file_stem(base), role.replace(' ', "-"));
+    }
     let (file, symbol) = match label.rsplit_once(':') {
         Some((f, s)) => (f, Some(s)),
         None => (label, None),
@@ -1499,6 +1503,8 @@ mod tests {
         assert_eq!(wgsl_file_stem("BasicEffect_VSBasic.dxbc"), "BasicEffect_VSBasic");
         assert_eq!(wgsl_file_stem("shaders.h:g_VSMain"), "shaders#g_VSMain");
         assert_eq!(wgsl_file_stem("noext"), "noext");
+        assert_eq!(wgsl_file_stem("GS.dxbc (draw vertex shader)"), "GS.draw-vertex-shader");
+        assert_eq!(wgsl_file_stem("fx.h:g_VS (vertex pulling)"), "fx#g_VS.vertex-pulling");
     }
 
     #[test]
