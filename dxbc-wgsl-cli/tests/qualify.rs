@@ -28,7 +28,8 @@ fn words(w: &[u32]) -> Vec<u8> {
     w.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// gs_4_0 with an empty body: refused as a stage WGSL lacks.
+/// gs_4_0 with an empty body: geometry shaders translate (as compute), but this one declares no
+/// input primitive, and is refused for it.
 fn geometry_shader() -> Vec<u8> {
     container(&[(b"SHDR", words(&[0x0002_0040, 2]))])
 }
@@ -129,7 +130,7 @@ fn statuses_headers_non_shaders_and_exit_status() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.last(), Some(&"qualified: 2, unsupported: 2, failed: 0"), "{out}");
     assert!(lines.contains(&"(1 non-shader blobs skipped; 1 headers without BYTE arrays ignored)"), "{out}");
-    assert!(out.contains("1  stage_unsupported") && out.contains("1  webgpu_limitation"), "{out}");
+    assert!(out.contains("1  declaration_unsupported") && out.contains("1  webgpu_limitation"), "{out}");
 
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["summary"]["skipped_not_a_shader"], 1);
@@ -153,7 +154,8 @@ fn statuses_headers_non_shaders_and_exit_status() {
 
     let g = find("gs.cso");
     assert_eq!((g["status"].as_str(), g["stage"].as_str()), (Some("unsupported"), Some("geometry")));
-    assert_eq!(g["refusal"]["reason"], "stage_unsupported");
+    assert_eq!(g["refusal"]["reason"], "declaration_unsupported");
+    assert!(g["reason"].as_str().unwrap().contains("without dcl_inputprimitive"), "{g}");
 
     let vs_rec = find("shaders.h#g_VS");
     assert_eq!((vs_rec["status"].as_str(), vs_rec["stage"].as_str()), (Some("qualified"), Some("vertex")));
@@ -258,7 +260,7 @@ fn the_refused_and_failed_shaders_are_listed_by_path() {
     let list = &lines[listed + 1..listed + 4];
     assert!(list[0].starts_with(&format!("  unsupported  {}: webgpu_limitation: ", path("b_loop.dxbc"))), "{out}");
     assert!(list[1].starts_with(&format!("  failed       {}: not a shader: ", path("c_junk.dxbc"))), "{out}");
-    assert!(list[2].starts_with(&format!("  unsupported  {}: stage_unsupported: ", path("z/gs.cso"))), "{out}");
+    assert!(list[2].starts_with(&format!("  unsupported  {}: declaration_unsupported: ", path("z/gs.cso"))), "{out}");
     assert!(!lines[listed + 4].starts_with("  "), "only those three:\n{out}");
     assert!(!out.contains("a_ps.dxbc"), "qualified shaders are not listed:\n{out}");
     assert_eq!(lines.last(), Some(&"qualified: 1, unsupported: 2, failed: 1"), "{out}");
