@@ -5,8 +5,9 @@
 //! It is the one data model behind the generated code and the GPU validator:
 //! [`crate::codegen::generate`] prints it as Rust (`VARIANTS`, `VERTEX_GROUPS`, `PIXEL_GROUPS`,
 //! `COMPUTE_GROUPS`, `VERTEX_LAYOUTS`, the vertex structs, the resources structs and the bind
-//! group entries made from them), and the `gpu` feature's validator builds wgpu descriptors from
-//! the same values. The render states come from each pass's
+//! group entries made from them; for passes with a geometry shader `GEOMETRY_VARIANTS`, the
+//! `GEOMETRY_*_GROUPS`, `GEOMETRY_STAGES` and the instance structs), and the `gpu` feature's
+//! validator builds wgpu descriptors from the same values. The render states come from each pass's
 //! [`PassStates`](crate::effect::states::PassStates), the formats from the caller.
 //!
 //! Each bind group layout entry holds the resources-struct field it binds ([`FieldId`]), taken

@@ -170,3 +170,50 @@ fn verify_checksum_false_reads_a_patched_blob() {
     let err = build().unwrap_err();
     assert!(err.to_string().contains("checksum mismatch"), "{err}");
 }
+
+/// The stand-in translator, naming the role the options ask for as the effect's labels do.
+fn fake_with_roles(
+    bytes: &[u8],
+    options: &dxbc_wgsl::TranslateOptions,
+) -> Result<dxbc_wgsl_build::StageInfo, dxbc_wgsl_build::compile::ShaderError> {
+    let role = match (&options.vertex_stage, options.behind_geometry) {
+        (dxbc_wgsl::VertexStage::Compute(_), _) => " (vertex pulling)",
+        (_, true) => " (behind geometry)",
+        _ => "",
+    };
+    let info = fake(bytes, options)?;
+    let text = std::str::from_utf8(bytes).unwrap_or_default();
+    let label = text.strip_prefix("DXBC stand-in for ").unwrap_or_default();
+    Ok(dxbc_wgsl_build::StageInfo { wgsl: format!("// {label}{role}\n{}", info.wgsl), ..info })
+}
+
+/// A pass with a geometry shader through the builder: each input is translated once per role
+/// (the vertex shader as its stage and pulled, the pixel shader behind geometry), each role keyed
+/// apart in the cache, and a second build translates nothing.
+#[test]
+fn geometry_passes_cache_each_role_of_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny_geometry(dir.path());
+    let build = || {
+        Builder::new()
+            .effect("geometry.effect.toml")
+            .base_dir(dir.path())
+            .out_dir(dir.path().join("out"))
+            .cargo_output(false)
+            .translator(fake_with_roles)
+            .build()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let first = build();
+    let r = &first.effects[0];
+    // Vertex shaders: 6 as stages (for their inputs), 6 pulled for `main`, Tiny_VS pulled again
+    // for `lines` is the same translation; 2 geometry shaders; 4 pixel shaders behind geometry.
+    assert_eq!((r.translated, r.cached, r.written), (6 + 6 + 2 + 4, 0, true), "{r:?}");
+    let code = std::fs::read_to_string(&r.output).unwrap();
+    assert!(code.contains("pub struct MainStage {") && code.contains("pub mod primitive_stage {"));
+    let second = build();
+    let r = &second.effects[0];
+    assert_eq!((r.translated, r.written), (0, false), "{r:?}");
+    let cached = std::fs::read_dir(dir.path().join("out").join(dxbc_wgsl_build::builder::CACHE_DIR)).unwrap().count();
+    assert_eq!(cached, 18);
+}

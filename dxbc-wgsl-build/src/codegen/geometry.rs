@@ -4,11 +4,9 @@
 //! `GeometryPipelineOptions`), the per-instance structs, and per pass a stage type
 //! (`MainStage` for pass `main`) with its prepared draw (`MainPrepared`).
 //!
-//! The order of the work is in the types: [`prepare`] takes the `&mut wgpu::CommandEncoder`
-//! that an open `wgpu::RenderPass` borrows, so it cannot run inside the render pass; `draw`
-//! takes the pass's own prepared type, which only its `prepare` makes.
-//!
-//! [`prepare`]: https://docs.rs/wgpu/latest/wgpu/struct.CommandEncoder.html
+//! The order of the work is in the types: a stage type's `prepare` takes the
+//! `&mut wgpu::CommandEncoder` that an open `wgpu::RenderPass` borrows, so it cannot run inside
+//! the render pass; `draw` takes the pass's own prepared type, which only its `prepare` makes.
 
 use super::{binding_type, opt, vertex_rust_type, Gen};
 use crate::compile::FieldKind;
