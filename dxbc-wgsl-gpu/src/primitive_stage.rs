@@ -5,6 +5,33 @@
 
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../dxbc-wgsl-build/src/codegen/primitive_stage_runtime.rs"));
 
+/// The [`StageDesc`] of a geometry shader's translation (its `GeometryInfo`) and the vertex
+/// buffer slots its vertex shader's pulling reads.
+pub fn stage_desc(info: &dxbc_wgsl::geometry::GeometryInfo, vertex_slots: Vec<u32>) -> StageDesc {
+    use dxbc_wgsl::geometry as lib;
+    StageDesc {
+        input_primitive: match info.input_primitive {
+            lib::InputPrimitive::Point => InputPrimitive::Point,
+            lib::InputPrimitive::Line => InputPrimitive::Line,
+            lib::InputPrimitive::Triangle => InputPrimitive::Triangle,
+            lib::InputPrimitive::LineAdj => InputPrimitive::LineAdj,
+            lib::InputPrimitive::TriangleAdj => InputPrimitive::TriangleAdj,
+            lib::InputPrimitive::Patch(n) => InputPrimitive::Patch(n),
+        },
+        input_registers: info.input_registers,
+        output_registers: info.output_registers,
+        max_vertices: info.max_vertices,
+        gs_instances: info.instances,
+        index_stride: info.index_stride,
+        output: info.output_topology.map(|t| match t {
+            lib::OutputTopology::PointList => OutputTopology::PointList,
+            lib::OutputTopology::LineStrip => OutputTopology::LineStrip,
+            lib::OutputTopology::TriangleStrip => OutputTopology::TriangleStrip,
+        }),
+        vertex_slots: vertex_slots.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

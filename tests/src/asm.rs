@@ -268,3 +268,148 @@ fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
     let chunks: Vec<([u8; 4], Vec<u8>)> = chunks.iter().map(|(f, d)| (**f, d.clone())).collect();
     dxbc_wgsl::container::assemble(&chunks)
 }
+
+/// Geometry-shader and system-value opcodes and operand types.
+pub const CUT: u32 = 9;
+pub const EMIT: u32 = 19;
+pub const EMIT_THEN_CUT: u32 = 20;
+pub const MAD: u32 = 50;
+pub const UTOF: u32 = 86;
+pub const DCL_GS_OUTPUT_TOPOLOGY: u32 = 92;
+pub const DCL_GS_INPUT_PRIMITIVE: u32 = 93;
+pub const DCL_MAX_OUTPUT_VERTEX_COUNT: u32 = 94;
+pub const DCL_INPUT_SGV: u32 = 96;
+pub const DCL_INPUT_SIV: u32 = 97;
+pub const DCL_OUTPUT_SGV: u32 = 102;
+pub const DCL_OUTPUT_SIV: u32 = 103;
+pub const DCL_GS_INSTANCE_COUNT: u32 = 206;
+pub const INPUT_PRIMITIVE_ID: u32 = 11;
+pub const INPUT_GS_INSTANCE_ID: u32 = 37;
+
+/// `D3D_NAME` system values.
+pub const SV_POSITION: u32 = 1;
+pub const SV_VERTEX_ID: u32 = 6;
+pub const SV_PRIMITIVE_ID: u32 = 7;
+pub const SV_INSTANCE_ID: u32 = 8;
+
+/// Version tokens.
+pub const VS_4_0: u32 = 0x0001_0040;
+pub const GS_4_0: u32 = 0x0002_0040;
+pub const GS_5_0: u32 = 0x0002_0050;
+pub const PS_4_0: u32 = 0x0000_0040;
+
+/// A signature element: semantic, semantic index, system value (`D3D_NAME`), component type
+/// (1 uint, 2 sint, 3 float), register, mask.
+#[derive(Clone, Copy, Debug)]
+pub struct Element(pub &'static str, pub u32, pub u32, pub u32, pub u32, pub u32);
+
+/// A geometry shader's input `v[vertex][register].swizzle`.
+pub fn gs_input(vertex: u32, register: u32, swz: &str) -> Vec<u32> {
+    vec![2 | (1 << 2) | (swizzle(swz) << 4) | (INPUT << 12) | (2 << 20), vertex, register]
+}
+
+/// A one-component input register without an index (`vPrim`, `vGSInstanceID`).
+pub fn scalar_input(ty: u32) -> Vec<u32> {
+    vec![1 | (ty << 12)]
+}
+
+/// `dcl_input vPrim` / `dcl_input vGSInstanceID`.
+pub fn dcl_scalar_input(ty: u32) -> Vec<u32> {
+    ins(DCL_INPUT, &[scalar_input(ty)])
+}
+
+/// `dcl_input v[vertices][register].mask` of a geometry shader.
+pub fn dcl_gs_input(vertices: u32, register: u32, m: &str) -> Vec<u32> {
+    ins(DCL_INPUT, &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (2 << 20), vertices, register]])
+}
+
+/// `dcl_input v#.mask` (vertex shader).
+pub fn dcl_input(register: u32, m: &str) -> Vec<u32> {
+    ins(DCL_INPUT, &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]])
+}
+
+/// `dcl_input_sgv v#.mask, name` (vertex shader system values).
+pub fn dcl_input_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
+    let mut d = ins(DCL_INPUT_SGV, &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]]);
+    d.push(name);
+    d[0] += 1 << 24;
+    d
+}
+
+/// `dcl_input_ps constant v#.mask` (a flat pixel-shader input).
+pub fn dcl_input_ps_flat(register: u32, m: &str) -> Vec<u32> {
+    ins(DCL_INPUT_PS | (1 << 11), &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]])
+}
+
+/// `dcl_input_ps_sgv constant v#.mask, name`.
+pub fn dcl_input_ps_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
+    let mut d = ins(DCL_INPUT_PS_SGV | (1 << 11), &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]]);
+    d.push(name);
+    d[0] += 1 << 24;
+    d
+}
+
+/// `dcl_output o#.mask`.
+pub fn dcl_output(register: u32, m: &str) -> Vec<u32> {
+    ins(DCL_OUTPUT, &[vec![2 | (mask(m) << 4) | (OUTPUT << 12) | (1 << 20), register]])
+}
+
+/// `dcl_output_siv o#.mask, name` (or `_sgv` for SV_PrimitiveID).
+pub fn dcl_output_sv(register: u32, m: &str, name: u32) -> Vec<u32> {
+    let opcode = if name == SV_PRIMITIVE_ID { DCL_OUTPUT_SGV } else { DCL_OUTPUT_SIV };
+    let mut d = ins(opcode, &[vec![2 | (mask(m) << 4) | (OUTPUT << 12) | (1 << 20), register]]);
+    d.push(name);
+    d[0] += 1 << 24;
+    d
+}
+
+/// `dcl_inputprimitive` (1 point, 2 line, 3 triangle, 6 lineadj, 7 triangleadj, 7 + n patchN).
+pub fn dcl_input_primitive(primitive: u32) -> Vec<u32> {
+    vec![DCL_GS_INPUT_PRIMITIVE | (primitive << 11) | (1 << 24)]
+}
+
+/// `dcl_outputtopology` (1 pointlist, 3 linestrip, 5 trianglestrip).
+pub fn dcl_output_topology(topology: u32) -> Vec<u32> {
+    vec![DCL_GS_OUTPUT_TOPOLOGY | (topology << 11) | (1 << 24)]
+}
+
+/// `dcl_maxout n`.
+pub fn dcl_maxout(n: u32) -> Vec<u32> {
+    vec![DCL_MAX_OUTPUT_VERTEX_COUNT | (2 << 24), n]
+}
+
+/// `dcl_gsinstances n` (gs_5_0).
+pub fn dcl_gsinstances(n: u32) -> Vec<u32> {
+    vec![DCL_GS_INSTANCE_COUNT | (2 << 24), n]
+}
+
+/// A program of version token `version` (`VS_4_0`, `GS_4_0`, ...): the declarations,
+/// `dcl_temps temps`, `body` and `ret`, in a container with the given input and output
+/// signatures (ISGN, OSGN) and a valid checksum.
+pub fn program(
+    version: u32,
+    decls: &[Vec<u32>],
+    temps: u32,
+    body: &[Vec<u32>],
+    inputs: &[Element],
+    outputs: &[Element],
+) -> Vec<u8> {
+    let mut program = vec![version, 0];
+    for d in decls {
+        program.extend(d);
+    }
+    if temps > 0 {
+        program.extend([DCL_TEMPS | (2 << 24), temps]);
+    }
+    for i in body {
+        program.extend(i);
+    }
+    program.extend(ins(RET, &[]));
+    program[1] = program.len() as u32;
+    let code: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let sig = |elements: &[Element]| {
+        signature(&elements.iter().map(|e| (e.0, [e.1, e.2, e.3, e.4, e.5 | (e.5 << 8)])).collect::<Vec<_>>())
+    };
+    let tag: &[u8; 4] = if version & 0xf0 >= 0x50 { b"SHEX" } else { b"SHDR" };
+    container(&[(b"ISGN", sig(inputs)), (b"OSGN", sig(outputs)), (tag, code)])
+}

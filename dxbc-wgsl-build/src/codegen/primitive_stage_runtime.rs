@@ -685,8 +685,12 @@ pub struct PrimitiveStage {
     geometry_system: wgpu::BindGroupLayout,
     assembly_system: wgpu::BindGroupLayout,
     empty_group: wgpu::BindGroup,
-    /// 16 zero bytes: the binding of an unused or null buffer (D3D reads zeros from null views).
+    /// 16 zero bytes: the binding of an unused or null buffer read (D3D reads zeros from null
+    /// views).
     zeros: wgpu::Buffer,
+    /// 16 bytes: the binding of an unused buffer written (a point list's output strips), apart
+    /// from `zeros` (one dispatch cannot both read and write a buffer).
+    sink: wgpu::Buffer,
     cache: Mutex<Vec<(Role, u64, wgpu::Buffer)>>,
 }
 
@@ -931,6 +935,12 @@ impl PrimitiveStage {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
+        let sink = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(&named("sink")),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
         Ok(PrimitiveStage {
             desc,
             label,
@@ -944,6 +954,7 @@ impl PrimitiveStage {
             assembly_system,
             empty_group,
             zeros,
+            sink,
             cache: Mutex::new(Vec::new()),
         })
     }
@@ -951,6 +962,12 @@ impl PrimitiveStage {
     /// What is fixed about the pass.
     pub fn desc(&self) -> &StageDesc {
         &self.desc
+    }
+
+    /// Sets the cap on the bytes of one chunk's buffers
+    /// ([`PrimitiveStageDescriptor::max_binding_bytes`]) for the draws prepared after.
+    pub fn set_max_binding_bytes(&mut self, cap: Option<u64>) {
+        self.max_binding_bytes = cap;
     }
 
     /// The largest buffer binding the chunks may use on `device`: its
@@ -1233,7 +1250,7 @@ impl PrimitiveStage {
                     entry(OUTPUT_VERTICES, &vertices, 0, vertex_bytes),
                     match &indices {
                         Some(i) => entry(OUTPUT_INDICES, i, 0, index_bytes),
-                        None => entry(OUTPUT_INDICES, &self.zeros, 0, 16),
+                        None => entry(OUTPUT_INDICES, &self.sink, 0, 16),
                     },
                     match &table {
                         Some(t) => entry(ASSEMBLY_TABLE, t, 0, table_bytes),
