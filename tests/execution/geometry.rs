@@ -375,24 +375,24 @@ mod translated {
 
     /// The echo geometry shader.
     #[derive(Clone, Debug)]
-    struct Gs {
+    pub(crate) struct Gs {
         /// `dcl_inputprimitive` code (1 point, 2 line, 3 triangle, 6 lineadj, 7 triangleadj,
         /// 7 + n patchN).
-        primitive: u32,
+        pub(crate) primitive: u32,
         /// Vertices per input primitive.
-        vertices: u32,
-        output: OutputTopology,
-        max_vertices: u32,
+        pub(crate) vertices: u32,
+        pub(crate) output: OutputTopology,
+        pub(crate) max_vertices: u32,
         /// `dcl_gsinstances` (gs_5_0 when over 1).
-        instances: u32,
+        pub(crate) instances: u32,
         /// Cut after emitting vertex `k`.
-        cut_after: &'static [u32],
+        pub(crate) cut_after: &'static [u32],
         /// Cut with `emit_then_cut` instead of `emit` + `cut`.
-        emit_then_cut: bool,
+        pub(crate) emit_then_cut: bool,
     }
 
     impl Gs {
-        fn echo(primitive: u32, vertices: u32, output: OutputTopology) -> Gs {
+        pub(crate) fn echo(primitive: u32, vertices: u32, output: OutputTopology) -> Gs {
             Gs {
                 primitive,
                 vertices,
@@ -528,7 +528,7 @@ mod translated {
     }
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    enum Layout {
+    pub(crate) enum Layout {
         /// Pseudo-random positions in the viewport: triangles overlap, half of them face away.
         Random,
         /// Every vertex at a pixel centre (for points).
@@ -537,25 +537,25 @@ mod translated {
 
     /// One draw through an echo geometry shader.
     #[derive(Clone, Debug)]
-    struct Scenario {
-        name: &'static str,
-        gs: Gs,
-        topology: u32,
-        vertex_count: u32,
-        instance_count: u32,
-        first_vertex: u32,
-        base_vertex: i32,
-        first_instance: u32,
+    pub(crate) struct Scenario {
+        pub(crate) name: &'static str,
+        pub(crate) gs: Gs,
+        pub(crate) topology: u32,
+        pub(crate) vertex_count: u32,
+        pub(crate) instance_count: u32,
+        pub(crate) first_vertex: u32,
+        pub(crate) base_vertex: i32,
+        pub(crate) first_instance: u32,
         /// The index buffer's values (the restart value as the format's), its format, and the
         /// byte offset of the binding (`IASetIndexBuffer`); the values start there.
-        indices: Option<(wgpu::IndexFormat, Vec<u32>, u64)>,
+        pub(crate) indices: Option<(wgpu::IndexFormat, Vec<u32>, u64)>,
         /// Slot 1 per instance with this step rate; `None`: per vertex.
-        step_rate: Option<u32>,
-        layout: Layout,
+        pub(crate) step_rate: Option<u32>,
+        pub(crate) layout: Layout,
     }
 
     impl Scenario {
-        fn new(name: &'static str, gs: Gs, topology: u32, vertex_count: u32) -> Scenario {
+        pub(crate) fn new(name: &'static str, gs: Gs, topology: u32, vertex_count: u32) -> Scenario {
             Scenario {
                 name,
                 gs,
@@ -1068,17 +1068,17 @@ mod translated {
         problems
     }
 
-    fn run_all(test: &str, scenarios: &[Scenario]) {
+    pub(crate) fn run_all(test: &str, scenarios: &[Scenario]) {
         let Some(dev) = common::device(test) else { return };
         let problems: Vec<String> = scenarios.iter().flat_map(|s| check(&dev, s)).collect();
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 
-    fn points() -> Gs {
+    pub(crate) fn points() -> Gs {
         Gs::echo(1, 1, OutputTopology::PointList)
     }
 
-    fn triangles() -> Gs {
+    pub(crate) fn triangles() -> Gs {
         Gs::echo(3, 3, OutputTopology::TriangleStrip)
     }
 
@@ -1108,6 +1108,157 @@ mod translated {
                 },
                 Scenario::new("triangle strip with adjacency, two triangles", tri_adj, 13, 8),
                 Scenario::new("5-point patch list", Gs::echo(12, 5, OutputTopology::TriangleStrip), 37, 26),
+            ],
+        );
+    }
+}
+
+mod scenarios {
+    //! The remaining D3D rules, one test each (the scenarios of [`super::translated`]).
+
+    use super::translated::*;
+    use dxbc_wgsl_gpu::primitive_stage::OutputTopology;
+
+    #[test]
+    fn strips_cut_by_the_geometry_shader() {
+        let cut =
+            |emit_then_cut| Gs { cut_after: &[2], emit_then_cut, ..Gs::echo(7, 6, OutputTopology::TriangleStrip) };
+        let twice = Gs { cut_after: &[0, 3], ..Gs::echo(7, 6, OutputTopology::TriangleStrip) };
+        run_all(
+            "strips_cut_by_the_geometry_shader",
+            &[
+                Scenario::new("cut after vertex 2", cut(false), 12, 30),
+                Scenario::new("emit_then_cut at vertex 2", cut(true), 12, 30),
+                Scenario::new("cuts after vertices 0 and 3", twice, 12, 24),
+            ],
+        );
+    }
+
+    #[test]
+    fn geometry_shader_instances_follow_each_primitive() {
+        let gs = Gs { instances: 3, ..triangles() };
+        run_all(
+            "geometry_shader_instances_follow_each_primitive",
+            &[
+                Scenario::new("3 GS instances of a triangle list", gs.clone(), 4, 12),
+                Scenario {
+                    instance_count: 2,
+                    ..Scenario::new("3 GS instances of 2 draw instances of a strip", gs, 5, 7)
+                },
+            ],
+        );
+    }
+
+    #[test]
+    fn draw_instances_step_per_instance_data() {
+        let base = |name, rate| Scenario {
+            instance_count: 5,
+            first_instance: 2,
+            step_rate: Some(rate),
+            ..Scenario::new(name, triangles(), 4, 15)
+        };
+        run_all(
+            "draw_instances_step_per_instance_data",
+            &[
+                base("step rate 1", 1),
+                base("step rate 2", 2),
+                base("step rate 0", 0),
+                Scenario { first_vertex: 5, ..base("step rate 3, start vertex 5", 3) },
+            ],
+        );
+    }
+
+    #[test]
+    fn primitive_ids_restart_per_instance_and_count_across_strip_restarts() {
+        const R16: u32 = 0xFFFF;
+        const R32: u32 = 0xFFFF_FFFF;
+        let strip16 = vec![0, 1, 2, 3, 4, R16, 5, 6, 7, R16, R16, 8, 9, R16, 10, 11, 12, 13, 14, 15];
+        let strip32: Vec<u32> = strip16.iter().map(|&i| if i == R16 { R32 } else { i }).collect();
+        let indexed = |name, format, values: Vec<u32>, topology, gs| Scenario {
+            instance_count: 3,
+            indices: Some((format, values.clone(), 0)),
+            ..Scenario::new(name, gs, topology, values.len() as u32)
+        };
+        run_all(
+            "primitive_ids_restart_per_instance_and_count_across_strip_restarts",
+            &[
+                indexed(
+                    "16-bit triangle strip with restarts",
+                    wgpu::IndexFormat::Uint16,
+                    strip16.clone(),
+                    5,
+                    triangles(),
+                ),
+                indexed(
+                    "32-bit triangle strip with restarts",
+                    wgpu::IndexFormat::Uint32,
+                    strip32.clone(),
+                    5,
+                    triangles(),
+                ),
+                indexed(
+                    "16-bit line strip with restarts",
+                    wgpu::IndexFormat::Uint16,
+                    strip16.clone(),
+                    3,
+                    Gs::echo(2, 2, OutputTopology::LineStrip),
+                ),
+                indexed(
+                    "32-bit triangle strip with adjacency and restarts",
+                    wgpu::IndexFormat::Uint32,
+                    [&strip32[..], &[16, 17, 18, 19, 20, 21, 22, 23, 24]].concat(),
+                    13,
+                    Gs::echo(7, 6, OutputTopology::TriangleStrip),
+                ),
+                Scenario { instance_count: 2, ..Scenario::new("non-indexed strip", triangles(), 5, 9) },
+            ],
+        );
+    }
+
+    #[test]
+    fn indexed_draws_with_base_vertex_start_index_and_start_instance() {
+        let list: Vec<u32> = (0..30).map(|i| (i * 7) % 23).collect();
+        run_all(
+            "indexed_draws_with_base_vertex_start_index_and_start_instance",
+            &[
+                Scenario {
+                    first_vertex: 3,
+                    base_vertex: 4,
+                    first_instance: 2,
+                    instance_count: 2,
+                    step_rate: Some(1),
+                    indices: Some((wgpu::IndexFormat::Uint16, list.clone(), 6)),
+                    ..Scenario::new("16-bit list, start index 3 at offset 6, base vertex 4", triangles(), 4, 24)
+                },
+                Scenario {
+                    first_vertex: 1,
+                    base_vertex: -2,
+                    indices: Some((wgpu::IndexFormat::Uint32, list.iter().map(|i| i + 2).collect(), 8)),
+                    ..Scenario::new("32-bit list, start index 1 at offset 8, base vertex -2", triangles(), 4, 27)
+                },
+                Scenario {
+                    base_vertex: 1,
+                    indices: Some((wgpu::IndexFormat::Uint16, vec![3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5], 2)),
+                    ..Scenario::new("16-bit strip of an odd start, base vertex 1", triangles(), 5, 11)
+                },
+            ],
+        );
+    }
+
+    #[test]
+    fn a_large_draw_split_into_many_chunks_keeps_d3d_order() {
+        run_all(
+            "a_large_draw_split_into_many_chunks_keeps_d3d_order",
+            &[
+                Scenario {
+                    instance_count: 3,
+                    step_rate: Some(1),
+                    ..Scenario::new("900 triangles", triangles(), 4, 900)
+                },
+                Scenario {
+                    instance_count: 2,
+                    ..Scenario::new("3 GS instances of a 400-vertex strip", Gs { instances: 3, ..triangles() }, 5, 400)
+                },
             ],
         );
     }
