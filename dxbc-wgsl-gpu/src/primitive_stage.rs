@@ -347,6 +347,36 @@ mod tests {
         assert!(!PrimitiveStageError::UnknownTopology(6).to_string().is_empty());
     }
 
+    /// Generated code writes a pass's description as a constant.
+    const CONST_STAGE: StageDesc = StageDesc {
+        input_primitive: InputPrimitive::Triangle,
+        input_registers: 2,
+        output_registers: 3,
+        max_vertices: 4,
+        gs_instances: 1,
+        index_stride: 9,
+        output: Some(OutputTopology::TriangleStrip),
+        vertex_slots: Cow::Borrowed(&[0, 2]),
+    };
+
+    #[test]
+    fn a_stage_description_is_a_constant() {
+        assert_eq!(CONST_STAGE.validate(), Ok(()));
+        assert_eq!(CONST_STAGE.output_vertex_bytes(), 48);
+        let info = lib::GeometryInfo {
+            input_primitive: lib::InputPrimitive::Triangle,
+            output_topology: Some(lib::OutputTopology::TriangleStrip),
+            max_vertices: 4,
+            instances: 1,
+            input_registers: 2,
+            output_registers: 3,
+            position_register: Some(0),
+            index_stride: 9,
+        };
+        assert_eq!(stage_desc(&info, vec![0, 2]), CONST_STAGE);
+        assert_eq!(CONST_STAGE.output_vertex_bytes(), info.output_vertex_bytes());
+    }
+
     #[test]
     fn dispatches_spread_over_y_past_65535_workgroups() {
         assert_eq!(dispatch_size(0), [0, 0]);

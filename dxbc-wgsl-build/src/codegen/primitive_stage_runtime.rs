@@ -362,8 +362,8 @@ pub fn plan_chunks(
         // Whole instances: every size is linear in the instance count.
         let mut per_chunk = u64::from(draw.instance_count);
         let mut limit = |per_instance: u64, bound: u64| {
-            if per_instance > 0 {
-                per_chunk = per_chunk.min(bound / per_instance);
+            if let Some(n) = bound.checked_div(per_instance) {
+                per_chunk = per_chunk.min(n);
             }
         };
         limit(one.record_bytes(desc), max_binding_bytes);
