@@ -412,28 +412,31 @@ mod translated {
                 OutputTopology::LineStrip => 3,
                 OutputTopology::TriangleStrip => 5,
             };
-            let mut decls =
-                vec![dcl_input_primitive(self.primitive), dcl_output_topology(topology), dcl_maxout(self.max_vertices)];
+            let mut decls = vec![
+                dcl_input_primitive(self.primitive),
+                dcl_output_topology(topology),
+                dcl_max_output(self.max_vertices),
+            ];
             if sm5 {
-                decls.push(dcl_gsinstances(self.instances));
+                decls.push(dcl_gs_instances(self.instances));
             }
             decls.extend([
-                dcl_gs_input(n, 0, "xyzw"),
-                dcl_gs_input(n, 1, "xyzw"),
-                dcl_scalar_input(INPUT_PRIMITIVE_ID),
+                dcl_gs_input(n, 0, "xyzw", NAME_POSITION),
+                dcl_gs_input(n, 1, "xyzw", 0),
+                dcl_gs_system_input(INPUT_PRIMITIVE_ID),
             ]);
             if sm5 {
-                decls.push(dcl_scalar_input(INPUT_GS_INSTANCE_ID));
+                decls.push(dcl_gs_system_input(INPUT_GS_INSTANCE_ID));
             }
             decls.extend([
-                dcl_output_sv(0, "xyzw", SV_POSITION),
-                dcl_output(1, "xyzw"),
-                dcl_output(2, "xyzw"),
-                dcl_output_sv(3, "x", SV_PRIMITIVE_ID),
+                dcl_output(0, "xyzw", NAME_POSITION),
+                dcl_output(1, "xyzw", 0),
+                dcl_output(2, "xyzw", 0),
+                dcl_output(3, "x", NAME_PRIMITIVE_ID),
             ]);
             let mut body = Vec::new();
             for k in 0..n {
-                body.push(ins(MOV, &[dst(OUTPUT, 0, "xyzw"), gs_input(k, 0, "xyzw")]));
+                body.push(ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(k, 0, "xyzw")]));
                 if sm5 {
                     body.push(ins(UTOF, &[dst(TEMP, 0, "x"), scalar_input(INPUT_GS_INSTANCE_ID)]));
                     body.push(ins(
@@ -442,11 +445,11 @@ mod translated {
                             dst(OUTPUT, 0, "x"),
                             src(TEMP, 0, "xxxx"),
                             imm([0.25f32.to_bits(); 4]),
-                            gs_input(k, 0, "xxxx"),
+                            src_vertex(k, 0, "xxxx"),
                         ],
                     ));
                 }
-                body.push(ins(MOV, &[dst(OUTPUT, 1, "xyzw"), gs_input(k, 1, "xyzw")]));
+                body.push(ins(MOV, &[dst(OUTPUT, 1, "xyzw"), src_vertex(k, 1, "xyzw")]));
                 body.push(ins(MOV, &[dst(OUTPUT, 2, "x"), scalar_input(INPUT_PRIMITIVE_ID)]));
                 if sm5 {
                     body.push(ins(MOV, &[dst(OUTPUT, 2, "y"), scalar_input(INPUT_GS_INSTANCE_ID)]));
@@ -460,33 +463,33 @@ mod translated {
                 ));
                 let cut = self.cut_after.contains(&k);
                 if cut && self.emit_then_cut {
-                    body.push(ins(EMIT_THEN_CUT, &[]));
+                    body.push(bare(EMITTHENCUT));
                 } else {
-                    body.push(ins(EMIT, &[]));
+                    body.push(bare(EMIT));
                     if cut {
-                        body.push(ins(CUT, &[]));
+                        body.push(bare(CUT));
                     }
                 }
             }
-            let inputs = [Element("SV_Position", 0, SV_POSITION, 3, 0, 0xf), Element("INFO", 0, 0, 1, 1, 0xf)];
+            let inputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"), Element("INFO", 0, 0, 1, 1, "xyzw")];
             let outputs = [
-                Element("SV_Position", 0, SV_POSITION, 3, 0, 0xf),
-                Element("INFO", 0, 0, 1, 1, 0xf),
-                Element("MORE", 0, 0, 1, 2, 0xf),
-                Element("SV_PrimitiveID", 0, SV_PRIMITIVE_ID, 1, 3, 0x1),
+                Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"),
+                Element("INFO", 0, 0, 1, 1, "xyzw"),
+                Element("MORE", 0, 0, 1, 2, "xyzw"),
+                Element("SV_PrimitiveID", 0, NAME_PRIMITIVE_ID, 1, 3, "x"),
             ];
-            program(if sm5 { GS_5_0 } else { GS_4_0 }, &decls, if sm5 { 1 } else { 0 }, &body, &inputs, &outputs)
+            shader(if sm5 { GS_5_0 } else { GS_4_0 }, &inputs, &outputs, &decls, u32::from(sm5), &body)
         }
     }
 
     fn vs_blob() -> Vec<u8> {
         let decls = [
-            dcl_input(0, "xyzw"),
-            dcl_input(1, "xy"),
-            dcl_input_sgv(2, "x", SV_VERTEX_ID),
-            dcl_input_sgv(3, "x", SV_INSTANCE_ID),
-            dcl_output_sv(0, "xyzw", SV_POSITION),
-            dcl_output(1, "xyzw"),
+            dcl_vs_input(0, "xyzw", 0),
+            dcl_vs_input(1, "xy", 0),
+            dcl_vs_input(2, "x", NAME_VERTEX_ID),
+            dcl_vs_input(3, "x", NAME_INSTANCE_ID),
+            dcl_output(0, "xyzw", NAME_POSITION),
+            dcl_output(1, "xyzw", 0),
         ];
         let body = [
             ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 0, "xyzw")]),
@@ -495,22 +498,22 @@ mod translated {
             ins(MOV, &[dst(OUTPUT, 1, "zw"), src(INPUT, 1, "xxxy")]),
         ];
         let inputs = [
-            Element("POSITION", 0, 0, 3, 0, 0xf),
-            Element("INST", 0, 0, 1, 1, 0x3),
-            Element("SV_VertexID", 0, SV_VERTEX_ID, 1, 2, 0x1),
-            Element("SV_InstanceID", 0, SV_INSTANCE_ID, 1, 3, 0x1),
+            Element("POSITION", 0, 0, 3, 0, "xyzw"),
+            Element("INST", 0, 0, 1, 1, "xy"),
+            Element("SV_VertexID", 0, NAME_VERTEX_ID, 1, 2, "x"),
+            Element("SV_InstanceID", 0, NAME_INSTANCE_ID, 1, 3, "x"),
         ];
-        let outputs = [Element("SV_Position", 0, SV_POSITION, 3, 0, 0xf), Element("INFO", 0, 0, 1, 1, 0xf)];
-        program(VS_4_0, &decls, 0, &body, &inputs, &outputs)
+        let outputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"), Element("INFO", 0, 0, 1, 1, "xyzw")];
+        shader(VS_4_0, &inputs, &outputs, &decls, 0, &body)
     }
 
     fn ps_blob() -> Vec<u8> {
         let decls = [
             dcl_input_ps_flat(1, "xyzw"),
             dcl_input_ps_flat(2, "xyz"),
-            dcl_input_ps_sgv(3, "x", SV_PRIMITIVE_ID),
-            dcl_output(0, "xyzw"),
-            dcl_output(1, "xyzw"),
+            dcl_input_ps_sgv(3, "x", NAME_PRIMITIVE_ID),
+            dcl_output(0, "xyzw", 0),
+            dcl_output(1, "xyzw", 0),
         ];
         let body = [
             ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 1, "xyzw")]),
@@ -518,13 +521,13 @@ mod translated {
             ins(MOV, &[dst(OUTPUT, 1, "z"), src(INPUT, 3, "xxxx")]),
         ];
         let inputs = [
-            Element("SV_Position", 0, SV_POSITION, 3, 0, 0xf),
-            Element("INFO", 0, 0, 1, 1, 0xf),
-            Element("MORE", 0, 0, 1, 2, 0x7),
-            Element("SV_PrimitiveID", 0, SV_PRIMITIVE_ID, 1, 3, 0x1),
+            Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"),
+            Element("INFO", 0, 0, 1, 1, "xyzw"),
+            Element("MORE", 0, 0, 1, 2, "xyz"),
+            Element("SV_PrimitiveID", 0, NAME_PRIMITIVE_ID, 1, 3, "x"),
         ];
-        let outputs = [Element("SV_Target", 0, 0, 1, 0, 0xf), Element("SV_Target", 1, 0, 1, 1, 0xf)];
-        program(PS_4_0, &decls, 0, &body, &inputs, &outputs)
+        let outputs = [Element("SV_Target", 0, 0, 1, 0, "xyzw"), Element("SV_Target", 1, 0, 1, 1, "xyzw")];
+        shader(PS_4_0, &inputs, &outputs, &decls, 0, &body)
     }
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -269,136 +269,142 @@ fn container(chunks: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
     dxbc_wgsl::container::assemble(&chunks)
 }
 
-/// Geometry-shader and system-value opcodes and operand types.
+// ---- geometry shaders and general containers ----
+
+/// Opcodes of geometry shaders.
 pub const CUT: u32 = 9;
 pub const EMIT: u32 = 19;
-pub const EMIT_THEN_CUT: u32 = 20;
-pub const MAD: u32 = 50;
-pub const UTOF: u32 = 86;
-pub const DCL_GS_OUTPUT_TOPOLOGY: u32 = 92;
-pub const DCL_GS_INPUT_PRIMITIVE: u32 = 93;
-pub const DCL_MAX_OUTPUT_VERTEX_COUNT: u32 = 94;
+pub const EMITTHENCUT: u32 = 20;
 pub const DCL_INPUT_SGV: u32 = 96;
 pub const DCL_INPUT_SIV: u32 = 97;
 pub const DCL_OUTPUT_SGV: u32 = 102;
 pub const DCL_OUTPUT_SIV: u32 = 103;
+pub const DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY: u32 = 92;
+pub const DCL_GS_INPUT_PRIMITIVE: u32 = 93;
+pub const DCL_MAX_OUTPUT_VERTEX_COUNT: u32 = 94;
 pub const DCL_GS_INSTANCE_COUNT: u32 = 206;
+pub const EMIT_STREAM: u32 = 117;
+pub const CUT_STREAM: u32 = 118;
+pub const DCL_STREAM: u32 = 143;
+/// Operand types of geometry shaders.
 pub const INPUT_PRIMITIVE_ID: u32 = 11;
+pub const STREAM: u32 = 16;
 pub const INPUT_GS_INSTANCE_ID: u32 = 37;
-
-/// `D3D_NAME` system values.
-pub const SV_POSITION: u32 = 1;
-pub const SV_VERTEX_ID: u32 = 6;
-pub const SV_PRIMITIVE_ID: u32 = 7;
-pub const SV_INSTANCE_ID: u32 = 8;
-
-/// Version tokens.
-pub const VS_4_0: u32 = 0x0001_0040;
+/// `D3D10_SB_NAME` values.
+pub const NAME_POSITION: u32 = 1;
+pub const NAME_VERTEX_ID: u32 = 6;
+pub const NAME_PRIMITIVE_ID: u32 = 7;
+pub const NAME_INSTANCE_ID: u32 = 8;
+/// Version tokens (`gs_4_0`, `vs_4_0`, `ps_4_0`, `gs_5_0`).
 pub const GS_4_0: u32 = 0x0002_0040;
 pub const GS_5_0: u32 = 0x0002_0050;
+pub const VS_4_0: u32 = 0x0001_0040;
 pub const PS_4_0: u32 = 0x0000_0040;
 
-/// A signature element: semantic, semantic index, system value (`D3D_NAME`), component type
-/// (1 uint, 2 sint, 3 float), register, mask.
-#[derive(Clone, Copy, Debug)]
-pub struct Element(pub &'static str, pub u32, pub u32, pub u32, pub u32, pub u32);
-
-/// A geometry shader's input `v[vertex][register].swizzle`.
-pub fn gs_input(vertex: u32, register: u32, swz: &str) -> Vec<u32> {
+/// A source `v[vertex][register].swizzle` of a geometry shader (immediate indices).
+pub fn src_vertex(vertex: u32, register: u32, swz: &str) -> Vec<u32> {
     vec![2 | (1 << 2) | (swizzle(swz) << 4) | (INPUT << 12) | (2 << 20), vertex, register]
 }
 
-/// A one-component input register without an index (`vPrim`, `vGSInstanceID`).
-pub fn scalar_input(ty: u32) -> Vec<u32> {
-    vec![1 | (ty << 12)]
+/// A source `v[rN.c + vertex][register].swizzle`: the vertex chosen by temp `rN`'s component `c`
+/// (relative vertex indexing).
+pub fn src_vertex_relative(temp: u32, component: u32, vertex: u32, register: u32, swz: &str) -> Vec<u32> {
+    // Index 0: immediate + relative (representation 3); index 1: immediate.
+    vec![
+        2 | (1 << 2) | (swizzle(swz) << 4) | (INPUT << 12) | (2 << 20) | (3 << 22),
+        vertex,
+        // The relative register: r#.c as a one-component select.
+        2 | (2 << 2) | (component << 4) | (TEMP << 12) | (1 << 20),
+        temp,
+        register,
+    ]
 }
 
-/// `dcl_input vPrim` / `dcl_input vGSInstanceID`.
-pub fn dcl_scalar_input(ty: u32) -> Vec<u32> {
-    ins(DCL_INPUT, &[scalar_input(ty)])
+/// `dcl_input v[vertices][register].mask`, or with a system value `dcl_input_siv` (`name` ≠ 0).
+pub fn dcl_gs_input(vertices: u32, register: u32, m: &str, name: u32) -> Vec<u32> {
+    let op = vec![2 | (mask(m) << 4) | (INPUT << 12) | (2 << 20), vertices, register];
+    if name == 0 {
+        ins(DCL_INPUT, &[op])
+    } else {
+        ins(DCL_INPUT_SIV, &[op, vec![name]])
+    }
 }
 
-/// `dcl_input v[vertices][register].mask` of a geometry shader.
-pub fn dcl_gs_input(vertices: u32, register: u32, m: &str) -> Vec<u32> {
-    ins(DCL_INPUT, &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (2 << 20), vertices, register]])
+/// `dcl_input vPrim` / `dcl_input vGSInstanceID` (`ty` one of those operand types).
+pub fn dcl_gs_system_input(ty: u32) -> Vec<u32> {
+    ins(DCL_INPUT, &[vec![1 | (ty << 12)]])
 }
 
-/// `dcl_input v#.mask` (vertex shader).
-pub fn dcl_input(register: u32, m: &str) -> Vec<u32> {
-    ins(DCL_INPUT, &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]])
+/// `dcl_input v#.mask` of a vertex shader, with a system value (`dcl_input_sgv`) when `name` ≠ 0.
+pub fn dcl_vs_input(register: u32, m: &str, name: u32) -> Vec<u32> {
+    if name == 0 {
+        ins(DCL_INPUT, &[dst(INPUT, register, m)])
+    } else {
+        ins(DCL_INPUT_SGV, &[dst(INPUT, register, m), vec![name]])
+    }
 }
 
-/// `dcl_input_sgv v#.mask, name` (vertex shader system values).
-pub fn dcl_input_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
-    let mut d = ins(DCL_INPUT_SGV, &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]]);
-    d.push(name);
-    d[0] += 1 << 24;
-    d
+/// `dcl_output o#.mask`, with a system value (`dcl_output_siv`/`_sgv`) when `name` ≠ 0.
+pub fn dcl_output(register: u32, m: &str, name: u32) -> Vec<u32> {
+    match name {
+        0 => ins(DCL_OUTPUT, &[dst(OUTPUT, register, m)]),
+        NAME_PRIMITIVE_ID => ins(DCL_OUTPUT_SGV, &[dst(OUTPUT, register, m), vec![name]]),
+        _ => ins(DCL_OUTPUT_SIV, &[dst(OUTPUT, register, m), vec![name]]),
+    }
 }
 
-/// `dcl_input_ps constant v#.mask` (a flat pixel-shader input).
-pub fn dcl_input_ps_flat(register: u32, m: &str) -> Vec<u32> {
-    ins(DCL_INPUT_PS | (1 << 11), &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]])
-}
-
-/// `dcl_input_ps_sgv constant v#.mask, name`.
-pub fn dcl_input_ps_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
-    let mut d = ins(DCL_INPUT_PS_SGV | (1 << 11), &[vec![2 | (mask(m) << 4) | (INPUT << 12) | (1 << 20), register]]);
-    d.push(name);
-    d[0] += 1 << 24;
-    d
-}
-
-/// `dcl_output o#.mask`.
-pub fn dcl_output(register: u32, m: &str) -> Vec<u32> {
-    ins(DCL_OUTPUT, &[vec![2 | (mask(m) << 4) | (OUTPUT << 12) | (1 << 20), register]])
-}
-
-/// `dcl_output_siv o#.mask, name` (or `_sgv` for SV_PrimitiveID).
-pub fn dcl_output_sv(register: u32, m: &str, name: u32) -> Vec<u32> {
-    let opcode = if name == SV_PRIMITIVE_ID { DCL_OUTPUT_SGV } else { DCL_OUTPUT_SIV };
-    let mut d = ins(opcode, &[vec![2 | (mask(m) << 4) | (OUTPUT << 12) | (1 << 20), register]]);
-    d.push(name);
-    d[0] += 1 << 24;
-    d
-}
-
-/// `dcl_inputprimitive` (1 point, 2 line, 3 triangle, 6 lineadj, 7 triangleadj, 7 + n patchN).
+/// `dcl_inputprimitive` (`D3D10_SB_PRIMITIVE`: 1 point, 2 line, 3 triangle, 6 lineadj,
+/// 7 triangleadj, 7 + n patch of n points).
 pub fn dcl_input_primitive(primitive: u32) -> Vec<u32> {
     vec![DCL_GS_INPUT_PRIMITIVE | (primitive << 11) | (1 << 24)]
 }
 
-/// `dcl_outputtopology` (1 pointlist, 3 linestrip, 5 trianglestrip).
+/// `dcl_outputtopology` (1 point list, 3 line strip, 5 triangle strip).
 pub fn dcl_output_topology(topology: u32) -> Vec<u32> {
-    vec![DCL_GS_OUTPUT_TOPOLOGY | (topology << 11) | (1 << 24)]
+    vec![DCL_GS_OUTPUT_PRIMITIVE_TOPOLOGY | (topology << 11) | (1 << 24)]
 }
 
 /// `dcl_maxout n`.
-pub fn dcl_maxout(n: u32) -> Vec<u32> {
+pub fn dcl_max_output(n: u32) -> Vec<u32> {
     vec![DCL_MAX_OUTPUT_VERTEX_COUNT | (2 << 24), n]
 }
 
-/// `dcl_gsinstances n` (gs_5_0).
-pub fn dcl_gsinstances(n: u32) -> Vec<u32> {
+/// `dcl_gsinstances n`.
+pub fn dcl_gs_instances(n: u32) -> Vec<u32> {
     vec![DCL_GS_INSTANCE_COUNT | (2 << 24), n]
 }
 
-/// A program of version token `version` (`VS_4_0`, `GS_4_0`, ...): the declarations,
-/// `dcl_temps temps`, `body` and `ret`, in a container with the given input and output
-/// signatures (ISGN, OSGN) and a valid checksum.
-pub fn program(
+/// `emit`, `cut`, `emit_then_cut` (no operands).
+pub fn bare(opcode: u32) -> Vec<u32> {
+    vec![opcode | (1 << 24)]
+}
+
+/// `emit_stream m#` / `cut_stream m#` / `dcl_stream m#`.
+pub fn with_stream(opcode: u32, stream: u32) -> Vec<u32> {
+    ins(opcode, &[vec![(STREAM << 12) | (1 << 20), stream]])
+}
+
+/// A signature element: semantic name and index, system value (`D3D_NAME`), component type
+/// (1 uint, 2 sint, 3 float), register, mask.
+#[derive(Debug, Clone, Copy)]
+pub struct Element(pub &'static str, pub u32, pub u32, pub u32, pub u32, pub &'static str);
+
+/// A program of version token `version` (`GS_4_0`, `VS_4_0`, `PS_4_0`, ...) with the given
+/// declarations, `dcl_temps temps` (when not 0), `body` and `ret`, in a DXBC container with the
+/// given input and output signatures.
+pub fn shader(
     version: u32,
+    inputs: &[Element],
+    outputs: &[Element],
     decls: &[Vec<u32>],
     temps: u32,
     body: &[Vec<u32>],
-    inputs: &[Element],
-    outputs: &[Element],
 ) -> Vec<u8> {
     let mut program = vec![version, 0];
     for d in decls {
         program.extend(d);
     }
-    if temps > 0 {
+    if temps != 0 {
         program.extend([DCL_TEMPS | (2 << 24), temps]);
     }
     for i in body {
@@ -406,10 +412,66 @@ pub fn program(
     }
     program.extend(ins(RET, &[]));
     program[1] = program.len() as u32;
-    let code: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let sig = |elements: &[Element]| {
-        signature(&elements.iter().map(|e| (e.0, [e.1, e.2, e.3, e.4, e.5 | (e.5 << 8)])).collect::<Vec<_>>())
+    let shdr: Vec<u8> = program.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let sig = |els: &[Element], output: bool| {
+        let e: Vec<_> = els
+            .iter()
+            .map(|e| {
+                let m = mask(e.5);
+                // An output's rw mask is the components never written (0: all written).
+                let rw = if output { 0 } else { m };
+                (e.0, [e.1, e.2, e.3, e.4, m | (rw << 8)])
+            })
+            .collect();
+        signature(&e)
     };
-    let tag: &[u8; 4] = if version & 0xf0 >= 0x50 { b"SHEX" } else { b"SHDR" };
-    container(&[(b"ISGN", sig(inputs)), (b"OSGN", sig(outputs)), (tag, code)])
+    let chunk: &[u8; 4] = if version >> 4 & 0xF >= 5 { b"SHEX" } else { b"SHDR" };
+    container(&[(b"ISGN", sig(inputs, false)), (b"OSGN", sig(outputs, true)), (chunk, shdr)])
+}
+
+/// A pass-through geometry shader: `vertices`-vertex input primitive (`primitive` as
+/// [`dcl_input_primitive`] takes it), every vertex emitted in order as one strip of
+/// `topology` ([`dcl_output_topology`]), with SV_Position in register 0 and `registers - 1`
+/// float4 `TEXCOORD`s after it.
+pub fn pass_through_gs(primitive: u32, vertices: u32, topology: u32, registers: u32) -> Vec<u8> {
+    let mut inputs = vec![Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw")];
+    let mut outputs = inputs.clone();
+    let mut decls = vec![dcl_input_primitive(primitive), dcl_output_topology(topology), dcl_max_output(vertices)];
+    decls.push(dcl_gs_input(vertices, 0, "xyzw", NAME_POSITION));
+    for r in 1..registers {
+        inputs.push(Element("TEXCOORD", r - 1, 0, 3, r, "xyzw"));
+        outputs.push(Element("TEXCOORD", r - 1, 0, 3, r, "xyzw"));
+        decls.push(dcl_gs_input(vertices, r, "xyzw", 0));
+    }
+    decls.push(dcl_output(0, "xyzw", NAME_POSITION));
+    for r in 1..registers {
+        decls.push(dcl_output(r, "xyzw", 0));
+    }
+    let mut body = Vec::new();
+    for v in 0..vertices {
+        for r in 0..registers {
+            body.push(ins(MOV, &[dst(OUTPUT, r, "xyzw"), src_vertex(v, r, "xyzw")]));
+        }
+        body.push(bare(EMIT));
+    }
+    shader(GS_4_0, &inputs, &outputs, &decls, 0, &body)
+}
+
+/// More opcodes.
+pub const MAD: u32 = 50;
+pub const UTOF: u32 = 86;
+
+/// A one-component source register without an index (`vPrim`, `vGSInstanceID`).
+pub fn scalar_input(ty: u32) -> Vec<u32> {
+    vec![1 | (ty << 12)]
+}
+
+/// `dcl_input_ps constant v#.mask` (a flat pixel-shader input).
+pub fn dcl_input_ps_flat(register: u32, m: &str) -> Vec<u32> {
+    ins(DCL_INPUT_PS | (1 << 11), &[dst(INPUT, register, m)])
+}
+
+/// `dcl_input_ps_sgv constant v#.mask, name`.
+pub fn dcl_input_ps_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
+    ins(DCL_INPUT_PS_SGV | (1 << 11), &[dst(INPUT, register, m), vec![name]])
 }

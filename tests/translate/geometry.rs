@@ -129,3 +129,98 @@ fn the_draw_vertex_shader_passes_registers_on_and_the_pixel_shader_reads_the_gs_
 fn the_assembly_kernel_validates() {
     validate(ASSEMBLY_WGSL);
 }
+
+#[test]
+fn an_assembled_pass_through_geometry_shader_translates() {
+    use dxbc_wgsl_tests::asm;
+    // triangle in, triangle strip out, position + one TEXCOORD.
+    let gs = asm::pass_through_gs(3, 3, 5, 2);
+    let t = translate(&gs, &TranslateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let g = t.geometry.unwrap();
+    assert_eq!(
+        (g.input_primitive, g.max_vertices, g.input_registers, g.output_registers),
+        (InputPrimitive::Triangle, 3, 2, 2)
+    );
+    assert_eq!(t.wgsl.matches("= gs_emit()").count(), 3, "{}", t.wgsl);
+    // A relative vertex index reads through gs_input with the register's value.
+    let rel = asm::shader(
+        asm::GS_4_0,
+        &[asm::Element("SV_Position", 0, asm::NAME_POSITION, 3, 0, "xyzw")],
+        &[asm::Element("SV_Position", 0, asm::NAME_POSITION, 3, 0, "xyzw")],
+        &[
+            asm::dcl_input_primitive(3),
+            asm::dcl_output_topology(1),
+            asm::dcl_max_output(1),
+            asm::dcl_gs_input(3, 0, "xyzw", asm::NAME_POSITION),
+            asm::dcl_gs_system_input(asm::INPUT_PRIMITIVE_ID),
+            asm::dcl_output(0, "xyzw", asm::NAME_POSITION),
+        ],
+        1,
+        &[
+            asm::ins(asm::MOV, &[asm::dst(asm::TEMP, 0, "x"), asm::special(asm::INPUT_PRIMITIVE_ID, "xxxx")]),
+            asm::ins(asm::MOV, &[asm::dst(asm::OUTPUT, 0, "xyzw"), asm::src_vertex_relative(0, 0, 1, 0, "xyzw")]),
+            asm::bare(asm::EMIT),
+        ],
+    );
+    let t = translate(&rel, &TranslateOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(t.wgsl.contains("gs_prim_id"), "{}", t.wgsl);
+    assert!(t.wgsl.contains("gs_input((bitcast<u32>("), "{}", t.wgsl);
+}
+
+/// Every vertex shader of the corpus that translates for the render pipeline translates as
+/// compute in front of a geometry shader too (each input register pulled as `float32x4`), and
+/// naga accepts the result: the primitive stage's vertex module never fails where the vertex
+/// stage does not.
+#[test]
+fn every_corpus_vertex_shader_translates_as_compute() {
+    let Some(dir) = dxbc_wgsl_tests::corpus_dir() else {
+        eprintln!("SKIPPED: the shader corpus is absent (set DXBC_WGSL_CORPUS or place it at ../shared/corpus)");
+        return;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let (mut pulled, mut failures) = (0, Vec::new());
+    for p in files {
+        let bytes = std::fs::read(&p).unwrap();
+        let Ok(render) = translate(&bytes, &TranslateOptions::default()) else { continue };
+        if render.stage != ShaderStage::Vertex {
+            continue;
+        }
+        let elements = render
+            .inputs
+            .iter()
+            .filter(|v| v.builtin.is_none())
+            .map(|v| PulledElement {
+                register: v.register,
+                slot: 0,
+                offset: 16 * v.register,
+                format: VertexFormat::Float32x4,
+                instance_step_rate: None,
+            })
+            .collect();
+        let record_registers = render.outputs.iter().map(|v| v.register + 1).max().unwrap_or(1).clamp(1, 32);
+        let pulling = VertexPulling { elements, strides: vec![256], record_registers };
+        let opts = TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() };
+        match translate(&bytes, &opts) {
+            Ok(t) => {
+                assert_eq!(t.workgroup_size, Some([64, 1, 1]));
+                pulled += 1;
+            }
+            Err(e) => failures.push(format!("{}: {e}", p.display())),
+        }
+    }
+    eprintln!("{pulled} vertex shaders translated as compute");
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(pulled > 100, "only {pulled} vertex shaders");
+}

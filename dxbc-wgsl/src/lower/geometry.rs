@@ -509,6 +509,7 @@ impl Cx<'_, '_> {
                 interpolation: None,
             });
         }
+        self.declare_input_ranges()?;
         // Outputs: every register the record holds that the shader declares or signs.
         let mut out_regs: Vec<u32> = m.outputs.iter().map(|d| d.register).collect();
         out_regs.extend(m.output_signature.elements.iter().map(|e| e.register).filter(|&r| r < 32));

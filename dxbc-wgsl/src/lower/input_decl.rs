@@ -486,7 +486,7 @@ impl Cx<'_, '_> {
 
     /// Input registers addressed relatively (`dcl_indexrange`): a local array of the range's
     /// registers, copied once; raw bits when the registers' types differ.
-    fn declare_input_ranges(&mut self) -> Result<(), TranslateError> {
+    pub(super) fn declare_input_ranges(&mut self) -> Result<(), TranslateError> {
         let m = self.m;
         for &(at, first, count) in &m.input_ranges {
             let kinds: Vec<Option<ScalarKind>> =
