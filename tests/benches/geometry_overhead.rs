@@ -6,6 +6,7 @@
 //! docs/geometry.md. `DXBC_WGSL_BENCH_SIZES=1000,100000` picks the sizes.
 
 #[path = "pass_through.rs"]
+#[allow(dead_code)] // the target is read back by execution/geometry_large.rs only
 mod pass_through;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
