@@ -345,6 +345,19 @@ mod tests {
         bad.vertex_slots = Cow::Owned(vec![16]);
         assert!(matches!(bad.validate(), Err(PrimitiveStageError::InvalidStage(_))));
         assert!(!PrimitiveStageError::UnknownTopology(6).to_string().is_empty());
+        // Every candidate range of u32::MAX instances: refused, not allocated.
+        assert!(matches!(
+            plan_chunks(&stage(4, 2, 2, 3, 1), &draw(4, 3_000_000, u32::MAX), 128 << 20),
+            Err(PrimitiveStageError::TooManyChunks { .. })
+        ));
+        assert!(matches!(
+            plan_chunks(&stage(4, 2, 2, 3, 1), &draw(4, u32::MAX, 100), 128 << 20),
+            Err(PrimitiveStageError::TooManyChunks { .. })
+        ));
+        // A point list of u32::MAX points in one instance: about 1000 ranges.
+        let points = stage(1, 1, 1, 1, 1);
+        let chunks = plan_chunks(&points, &draw(1, u32::MAX, 1), 128 << 20).unwrap();
+        assert_eq!(chunks.iter().map(|c| u64::from(c.primitive_count)).sum::<u64>(), u64::from(u32::MAX));
     }
 
     /// Generated code writes a pass's description as a constant.

@@ -456,3 +456,22 @@ pub fn pass_through_gs(primitive: u32, vertices: u32, topology: u32, registers: 
     }
     shader(GS_4_0, &inputs, &outputs, &decls, 0, &body)
 }
+
+/// More opcodes.
+pub const MAD: u32 = 50;
+pub const UTOF: u32 = 86;
+
+/// A one-component source register without an index (`vPrim`, `vGSInstanceID`).
+pub fn scalar_input(ty: u32) -> Vec<u32> {
+    vec![1 | (ty << 12)]
+}
+
+/// `dcl_input_ps constant v#.mask` (a flat pixel-shader input).
+pub fn dcl_input_ps_flat(register: u32, m: &str) -> Vec<u32> {
+    ins(DCL_INPUT_PS | (1 << 11), &[dst(INPUT, register, m)])
+}
+
+/// `dcl_input_ps_sgv constant v#.mask, name`.
+pub fn dcl_input_ps_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
+    ins(DCL_INPUT_PS_SGV | (1 << 11), &[dst(INPUT, register, m), vec![name]])
+}

@@ -54,6 +54,9 @@ pub const DRAW_PARAMS_WORDS: usize = 32;
 pub const DRAW_PARAMS_SIZE: u64 = 128;
 /// Workgroups in x of one dispatch at most (a larger dispatch spreads over y).
 pub const MAX_WORKGROUPS_X: u32 = 65535;
+/// Chunks of one draw at most (every chunk has its own buffers, so a draw needing more could not
+/// be held in memory anyway).
+pub const MAX_CHUNKS: u64 = 1 << 16;
 /// Invocations of one dispatch at most: the modules compute their invocation index in 32 bits
 /// over every workgroup of the dispatch, so the dispatch's workgroups must stay below 2^32
 /// invocations.
@@ -326,8 +329,8 @@ impl Chunk {
 /// # Errors
 /// [`PrimitiveStageError::UnknownTopology`], [`PrimitiveStageError::TopologyMismatch`] (the
 /// geometry shader's input primitive is not the draw's), [`PrimitiveStageError::InvalidStage`],
-/// and [`PrimitiveStageError::PrimitiveTooLarge`] when one candidate primitive of one instance
-/// does not fit.
+/// [`PrimitiveStageError::PrimitiveTooLarge`] when one candidate primitive of one instance
+/// does not fit, and [`PrimitiveStageError::TooManyChunks`].
 pub fn plan_chunks(
     desc: &StageDesc,
     draw: &DrawCall,
@@ -375,6 +378,10 @@ pub fn plan_chunks(
         limit(one.output_index_count(desc), u64::from(u32::MAX));
         // `one` fits, so at least one instance per chunk; at most `instance_count`.
         let per_chunk = per_chunk.max(1) as u32;
+        let count = u64::from(draw.instance_count.div_ceil(per_chunk));
+        if count > MAX_CHUNKS {
+            return Err(PrimitiveStageError::TooManyChunks { chunks: count });
+        }
         let mut begin = 0;
         while begin < draw.instance_count {
             let count = per_chunk.min(draw.instance_count - begin);
@@ -407,6 +414,10 @@ pub fn plan_chunks(
         }
         ranges.push((begin, lo));
         begin = lo;
+        let count = ranges.len() as u64 * u64::from(draw.instance_count);
+        if count > MAX_CHUNKS {
+            return Err(PrimitiveStageError::TooManyChunks { chunks: count });
+        }
     }
     for instance in 0..draw.instance_count {
         for &(b, e) in &ranges {
@@ -553,6 +564,11 @@ pub enum PrimitiveStageError {
         /// The binding limit.
         limit: u64,
     },
+    /// The draw would need more than [`MAX_CHUNKS`] chunks.
+    TooManyChunks {
+        /// Chunks it needs (at least).
+        chunks: u64,
+    },
     /// A buffer offset the draw names is not one WebGPU can bind.
     BadOffset {
         /// Which buffer.
@@ -579,6 +595,9 @@ impl fmt::Display for PrimitiveStageError {
             ),
             PrimitiveStageError::DrawTooLarge { what, bytes, limit } => {
                 write!(f, "the draw's {what} needs {bytes} bytes, over the binding limit of {limit} bytes")
+            }
+            PrimitiveStageError::TooManyChunks { chunks } => {
+                write!(f, "the draw needs at least {chunks} chunks, over {MAX_CHUNKS}")
             }
             PrimitiveStageError::BadOffset { what, offset } => write!(f, "{what}: offset {offset} cannot be bound"),
             PrimitiveStageError::Device(what) => write!(f, "the device cannot run the primitive stage: {what}"),

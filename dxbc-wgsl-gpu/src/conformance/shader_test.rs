@@ -18,7 +18,7 @@ use super::draw::{
 };
 use super::gpu::Device;
 use super::report::{Record, SkipReason, Source, Status};
-use crate::primitive_stage::{DrawCall, InputPrimitive, OutputTopology, StageDesc};
+use crate::primitive_stage::DrawCall;
 
 /// Width and height of the default render target.
 const DEFAULT_RT: (u32, u32) = (640, 480);
@@ -922,27 +922,7 @@ impl Replay<'_> {
         let draw_vs = dxbc_wgsl::geometry_draw_vertex_shader(&gs_t, &interpolation)
             .map(Program::from_translation)
             .map_err(|e| translate_error(&e))?;
-        let stage = StageDesc {
-            input_primitive: match info.input_primitive {
-                dxbc_wgsl::geometry::InputPrimitive::Point => InputPrimitive::Point,
-                dxbc_wgsl::geometry::InputPrimitive::Line => InputPrimitive::Line,
-                dxbc_wgsl::geometry::InputPrimitive::Triangle => InputPrimitive::Triangle,
-                dxbc_wgsl::geometry::InputPrimitive::LineAdj => InputPrimitive::LineAdj,
-                dxbc_wgsl::geometry::InputPrimitive::TriangleAdj => InputPrimitive::TriangleAdj,
-                dxbc_wgsl::geometry::InputPrimitive::Patch(n) => InputPrimitive::Patch(n),
-            },
-            input_registers: info.input_registers,
-            output_registers: info.output_registers,
-            max_vertices: info.max_vertices,
-            gs_instances: info.instances,
-            index_stride: info.index_stride,
-            output: info.output_topology.map(|t| match t {
-                dxbc_wgsl::geometry::OutputTopology::PointList => OutputTopology::PointList,
-                dxbc_wgsl::geometry::OutputTopology::LineStrip => OutputTopology::LineStrip,
-                dxbc_wgsl::geometry::OutputTopology::TriangleStrip => OutputTopology::TriangleStrip,
-            }),
-            vertex_slots: vertex_slots.clone().into(),
-        };
+        let stage = crate::primitive_stage::stage_desc(&info, vertex_slots);
         let vertex_buffers: Vec<Option<wgpu::Buffer>> =
             (0..slots).map(|s| self.resources.get(&("vb".to_string(), s)).and_then(|r| r.buffer.clone())).collect();
         let vertex_count = if quad { 3 } else { e.get("vertex_count").and_then(Value::as_u64).unwrap_or(0) as u32 };
