@@ -1067,6 +1067,11 @@ impl PrimitiveStage {
     ///   vertex module reads them as storage buffers: they need `BufferUsages::STORAGE`.
     /// - `index_buffer`: the index buffer of an indexed draw ([`DrawCall::index`]); `None` is a
     ///   null buffer (every index reads 0). It needs `BufferUsages::STORAGE` too.
+    ///
+    /// WebGPU binds storage buffers in whole words: give vertex and index buffers a size that is
+    /// a multiple of 4 bytes (the bytes of a last partial word read as zeros). A buffer over the
+    /// device's binding limit is bound from the draw's first byte for as much as the limit
+    /// allows (a vertex buffer from its offset; reads past that read zeros).
     /// - `vertex_group`, `geometry_group`: the vertex shader's (group 0) and geometry shader's
     ///   (group 2) resources; `None` when the shader binds none.
     ///
