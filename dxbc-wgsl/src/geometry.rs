@@ -69,7 +69,8 @@ pub const CULLED_POSITION: [f32; 4] = [2.0, 0.0, 0.0, 1.0];
 pub struct DrawParams {
     /// Vertices (non-indexed) or indices (indexed) per instance.
     pub vertex_count: u32,
-    /// `StartVertexLocation` (non-indexed) or `StartIndexLocation` (indexed).
+    /// `StartVertexLocation` (non-indexed); indexed, the index the binding's byte addresses count
+    /// from (`StartIndexLocation`, or 0 for a binding that starts at the draw's first index).
     pub first_vertex: u32,
     /// `BaseVertexLocation` as two's-complement bits (indexed draws).
     pub base_vertex: u32,
@@ -77,7 +78,10 @@ pub struct DrawParams {
     pub first_instance: u32,
     /// Bytes per index: 0 (non-indexed), 2 or 4.
     pub index_size: u32,
-    /// Byte offset of the index buffer binding's first index (`IASetIndexBuffer`'s offset).
+    /// Byte offset in the index binding of index `first_vertex` (`IASetIndexBuffer`'s offset
+    /// for a binding of the whole buffer): index `p` of the draw is at byte
+    /// `index_offset + (first_vertex + p) * index_size`, computed without wrapping (a byte at or
+    /// past 2^32, or past the binding, reads index 0).
     pub index_offset: u32,
     /// The draw's topology ([`Topology`] as its D3D11 number).
     pub topology: u32,

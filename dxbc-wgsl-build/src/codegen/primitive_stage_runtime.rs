@@ -433,7 +433,8 @@ pub fn plan_chunks(
 pub struct DrawParams {
     /// Vertices (non-indexed) or indices (indexed) per instance.
     pub vertex_count: u32,
-    /// `StartVertexLocation` (non-indexed) or `StartIndexLocation` (indexed).
+    /// `StartVertexLocation` (non-indexed); indexed, the index the binding's byte addresses count
+    /// from (`StartIndexLocation`, or 0 when the binding starts at the draw's first index).
     pub first_vertex: u32,
     /// `BaseVertexLocation` as two's-complement bits.
     pub base_vertex: u32,
@@ -441,7 +442,8 @@ pub struct DrawParams {
     pub first_instance: u32,
     /// Bytes per index: 0 (non-indexed), 2 or 4.
     pub index_size: u32,
-    /// Byte offset of the draw's index buffer binding in the bound index buffer.
+    /// Byte offset in the index binding of index `first_vertex`: index `p` of the draw is at byte
+    /// `index_offset + (first_vertex + p) * index_size`, computed without wrapping.
     pub index_offset: u32,
     /// The D3D11 topology number.
     pub topology: u32,
@@ -1107,10 +1109,12 @@ impl PrimitiveStage {
         };
         let storage_align = u64::from(limits.min_storage_buffer_offset_alignment);
 
-        // The index buffer: bound whole when it fits a binding (`index_offset` is then the
-        // binding's offset); a larger one from the draw's first index (rounded down to the
-        // storage-offset alignment), `index_offset` chosen so that the modules'
-        // `index_offset + (first_vertex + p) * size` wraps (mod 2^32) to the byte in the binding.
+        // The index buffer: bound whole when it fits a binding and a 32-bit byte address reaches
+        // all of it (`index_offset` is then the binding's offset); otherwise from the draw's
+        // first index (rounded down to the storage-offset alignment), with `first_vertex` 0 and
+        // `index_offset` the first index's byte in the binding. The modules compute
+        // `index_offset + (first_vertex + p) * size` without wrapping: a byte past 2^32 or past
+        // the binding reads index 0, as D3D's out-of-bounds index fetches do.
         let mut index = Window { buffer: &self.zeros, offset: 0, size: 16, inner: 0 };
         if let Some((format, offset)) = draw.index {
             let size: u64 = match format {
@@ -1124,26 +1128,29 @@ impl PrimitiveStage {
                 });
             }
             params.index_size = size as u32;
-            let skipped = u64::from(draw.first_vertex) * size;
-            let first = offset.saturating_add(skipped);
+            let first = offset.saturating_add(u64::from(draw.first_vertex) * size);
+            const ADDRESSABLE: u64 = 1 << 32;
             match index_buffer {
-                Some(b) if b.size() <= device_max && offset <= u64::from(u32::MAX) => {
+                Some(b) if b.size() <= device_max.min(ADDRESSABLE) && offset <= u64::from(u32::MAX) => {
                     index = self.window(Some(b), 0, storage_align, device_max);
                     params.index_offset = offset as u32;
                 }
                 Some(b) => {
                     index = self.window(Some(b), first, storage_align, device_max);
                     let bytes = u64::from(draw.vertex_count) * size;
-                    // Indices inside the buffer but past the binding would read as zeros.
+                    // Indices inside the buffer but past the binding, or past a 32-bit address,
+                    // would read as zeros.
                     let used = b.size().saturating_sub(first).min(bytes);
-                    if index.buffer == b && index.inner + used > index.size {
+                    let end = index.inner + used;
+                    if index.buffer == b && (end > index.size || end > ADDRESSABLE) {
                         return Err(PrimitiveStageError::DrawTooLarge {
                             what: "indices",
-                            bytes: index.inner + used,
-                            limit: device_max,
+                            bytes: end,
+                            limit: device_max.min(ADDRESSABLE),
                         });
                     }
-                    params.index_offset = (index.inner as u32).wrapping_sub(skipped as u32);
+                    params.first_vertex = 0;
+                    params.index_offset = index.inner as u32;
                 }
                 None => {}
             }

@@ -90,11 +90,13 @@ fn vertex_pull_text(p: &VertexPulling) -> String {
         ));
     }
     s.push_str("        default: { return 0u; }\n    }\n}\n");
-    s.push_str("\n// Whether the bytes before `end` lie in slot `slot`'s buffer.\nfn vs_in_bounds(slot: u32, end: u32) -> bool {\n    switch slot {\n");
+    // A binding of 4 GiB or more holds more bytes than a 32-bit address reaches: its length is
+    // capped at the last whole word below 2^32.
+    s.push_str("\n// Bytes of slot `slot`'s binding (0 for a slot the layout does not read).\nfn vs_bytes(slot: u32) -> u32 {\n    switch slot {\n");
     for &slot in &slots {
-        s.push_str(&format!("        case {slot}u: {{ return end <= arrayLength(&vs_vb{slot}) * 4u; }}\n"));
+        s.push_str(&format!("        case {slot}u: {{ return min(arrayLength(&vs_vb{slot}), 0x3FFFFFFFu) * 4u; }}\n"));
     }
-    s.push_str("        default: { return false; }\n    }\n}\n");
+    s.push_str("        default: { return 0u; }\n    }\n}\n");
     s
 }
 
