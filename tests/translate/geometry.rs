@@ -224,3 +224,48 @@ fn every_corpus_vertex_shader_translates_as_compute() {
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
     assert!(pulled > 100, "only {pulled} vertex shaders");
 }
+
+/// The declarations a program has one of (`dcl_inputprimitive`, `dcl_maxout`,
+/// `dcl_gsinstances`, `dcl_thread_group`) declared twice are refused at the second, with its
+/// position: the translation took the last one silently. A repeated `dcl_outputtopology` of the
+/// same topology (SM5 declares it per stream) is kept; a different one is refused.
+#[test]
+fn single_declarations_declared_twice_are_refused() {
+    use dxbc_wgsl::{RefusalReason, TranslateError};
+    use dxbc_wgsl_tests::asm::*;
+    let pos = Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw");
+    let gs = |extra: Vec<u32>| {
+        let decls = [
+            dcl_input_primitive(3),
+            dcl_output_topology(5),
+            dcl_max_output(3),
+            dcl_gs_instances(2),
+            extra,
+            dcl_gs_input(3, 0, "xyzw", NAME_POSITION),
+            dcl_output(0, "xyzw", NAME_POSITION),
+        ];
+        let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]), bare(EMIT)];
+        shader(GS_5_0, &[pos], &[pos], &decls, 0, &body)
+    };
+    let refused_at_4 = |blob: &[u8], what: &str| {
+        let e = translate(blob, &TranslateOptions::default()).unwrap_err();
+        let TranslateError::Unsupported(r) = e else { panic!("{what}: {e}") };
+        assert_eq!(r.reason, RefusalReason::DeclarationUnsupported, "{what}: {r:?}");
+        assert_eq!(r.instruction, Some(4), "{what}: the second declaration, {r:?}");
+        assert!(r.offset.is_some() && r.opcode.is_some(), "{what}: {r:?}");
+        assert!(r.detail.contains(what), "{what}: {}", r.detail);
+    };
+    refused_at_4(&gs(dcl_input_primitive(1)), "dcl_inputprimitive");
+    refused_at_4(&gs(dcl_max_output(5)), "dcl_maxout");
+    refused_at_4(&gs(dcl_gs_instances(3)), "dcl_gsinstances");
+    refused_at_4(&gs(dcl_output_topology(1)), "dcl_outputtopology");
+    let same = translate(&gs(dcl_output_topology(5)), &TranslateOptions::default()).unwrap();
+    assert_eq!(same.geometry.unwrap().output_topology, Some(OutputTopology::TriangleStrip));
+    assert!(translate(&gs(Vec::new()), &TranslateOptions::default()).is_ok());
+    // A compute shader's second dcl_thread_group.
+    let cs = compute_shader([8, 1, 1], &[vec![DCL_THREAD_GROUP | (4 << 24), 64, 1, 1]], 1, &[]);
+    let e = translate(&cs, &TranslateOptions::default()).unwrap_err();
+    let TranslateError::Unsupported(r) = e else { panic!("{e}") };
+    assert_eq!((r.reason, r.instruction), (RefusalReason::DeclarationUnsupported, Some(1)), "{r:?}");
+    assert!(r.detail.contains("dcl_thread_group declared twice"), "{}", r.detail);
+}
