@@ -405,3 +405,46 @@ fn index_addresses_past_32_bits_read_zero() {
         assert!(got.iter().all(|r| r[0] == id_vertex(0)), "{format:?}");
     }
 }
+
+/// SV_VertexID and SV_InstanceID packed into one register (`v0.x`, `v0.y`) beside a
+/// per-instance element: each lane its value, SV_InstanceID from 0, the element from
+/// `StartInstanceLocation`.
+#[test]
+fn system_values_packed_into_one_register() {
+    let Some(dev) = common::device("system_values_packed_into_one_register") else { return };
+    let decls = vec![
+        dcl_vs_input(0, "x", NAME_VERTEX_ID),
+        dcl_vs_input(0, "y", NAME_INSTANCE_ID),
+        dcl_vs_input(1, "xyzw", 0),
+        dcl_output(0, "xyzw", 0),
+        dcl_output(1, "xyzw", 0),
+    ];
+    let body = vec![
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 0, "xyzw")]),
+        ins(MOV, &[dst(OUTPUT, 1, "xyzw"), src(INPUT, 1, "xyzw")]),
+    ];
+    let inputs = [
+        Element("SV_VertexID", 0, NAME_VERTEX_ID, 1, 0, "x"),
+        Element("SV_InstanceID", 0, NAME_INSTANCE_ID, 1, 0, "y"),
+        Element("DATA", 0, 0, 1, 1, "xyzw"),
+    ];
+    let outputs = [Element("DATA", 0, 0, 1, 0, "xyzw"), Element("DATA", 1, 0, 1, 1, "xyzw")];
+    let vs = shader(VS_4_0, &inputs, &outputs, &decls, 0, &body);
+    let vb = id_buffer(&dev, 16);
+    let pulling = VertexPulling {
+        elements: vec![PulledElement {
+            register: 1,
+            slot: 0,
+            offset: 0,
+            format: VertexFormat::Uint32x4,
+            instance_step_rate: Some(1),
+        }],
+        strides: vec![16],
+        record_registers: 2,
+    };
+    let draw = DrawCall { first_vertex: 5, instance_count: 3, first_instance: 2, ..point_draw(2) };
+    let got = records(&dev, &vs, pulling, &[Some((&vb, 0))], None, &draw);
+    let expected: Vec<Vec<[u32; 4]>> =
+        (0..3).flat_map(|i| (0..2).map(move |p| vec![[5 + p, i, 0, 0], id_vertex(2 + i)])).collect();
+    assert_eq!(got, expected);
+}
