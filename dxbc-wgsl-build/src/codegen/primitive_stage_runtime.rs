@@ -44,6 +44,10 @@ pub const ASSEMBLY_TABLE: u32 = 5;
 pub const VERTEX_BUFFER_BASE: u32 = 8;
 /// Vertex buffer slots the vertex module can read (`0..MAX_VERTEX_BUFFER_SLOTS`).
 pub const MAX_VERTEX_BUFFER_SLOTS: u32 = 16;
+/// `dcl_maxout` at most (D3D11.3 §13.2).
+pub const MAX_OUTPUT_VERTICES: u32 = 1024;
+/// Input and output registers per vertex at most (D3D11's 32 `v#`/`o#`).
+pub const MAX_REGISTERS: u32 = 32;
 /// The primitive-restart index of the output strips.
 pub const RESTART_INDEX: u32 = 0xFFFF_FFFF;
 /// Invocations per workgroup of every module.
@@ -168,15 +172,28 @@ impl StageDesc {
                 return invalid(format!("a patch of {n} control points (D3D11 has 1 to 32)"));
             }
         }
-        if self.max_vertices == 0 {
-            return invalid("max_vertices is 0 (dcl_maxout is at least 1)".into());
+        // D3D11's limits keep every size of a chunk within 64 bits.
+        if self.max_vertices == 0 || self.max_vertices > MAX_OUTPUT_VERTICES {
+            return invalid(format!(
+                "max_vertices {} (dcl_maxout is 1 to {MAX_OUTPUT_VERTICES})",
+                self.max_vertices
+            ));
         }
         if self.gs_instances == 0 || self.gs_instances > 32 {
             return invalid(format!("{} geometry shader instances (D3D11 has 1 to 32)", self.gs_instances));
         }
+        for (what, n) in [("input_registers", self.input_registers), ("output_registers", self.output_registers)] {
+            if n > MAX_REGISTERS {
+                return invalid(format!("{what} {n} (D3D11 has {MAX_REGISTERS} registers)"));
+            }
+        }
         let strips = matches!(self.output, Some(OutputTopology::LineStrip | OutputTopology::TriangleStrip));
-        if strips && self.index_stride == 0 {
-            return invalid("a strip output with index_stride 0".into());
+        if strips && self.index_stride != 2 * self.max_vertices + 1 {
+            return invalid(format!(
+                "index_stride {} for strips of {} vertices (2 × max_vertices + 1: an emit and a cut per \
+                 vertex, and the restart that ends the invocation)",
+                self.index_stride, self.max_vertices
+            ));
         }
         if !strips && self.index_stride != 0 {
             return invalid(format!("index_stride {} for an output without strips", self.index_stride));
