@@ -248,8 +248,9 @@ fn single_declarations_declared_twice_are_refused() {
         shader(GS_5_0, &[pos], &[pos], &decls, 0, &body)
     };
     let refused_at_4 = |blob: &[u8], what: &str| {
-        let e = translate(blob, &TranslateOptions::default()).unwrap_err();
-        let TranslateError::Unsupported(r) = e else { panic!("{what}: {e}") };
+        let Err(TranslateError::Unsupported(r)) = translate(blob, &TranslateOptions::default()) else {
+            panic!("{what}: not refused")
+        };
         assert_eq!(r.reason, RefusalReason::DeclarationUnsupported, "{what}: {r:?}");
         assert_eq!(r.instruction, Some(4), "{what}: the second declaration, {r:?}");
         assert!(r.offset.is_some() && r.opcode.is_some(), "{what}: {r:?}");
@@ -264,8 +265,46 @@ fn single_declarations_declared_twice_are_refused() {
     assert!(translate(&gs(Vec::new()), &TranslateOptions::default()).is_ok());
     // A compute shader's second dcl_thread_group.
     let cs = compute_shader([8, 1, 1], &[vec![DCL_THREAD_GROUP | (4 << 24), 64, 1, 1]], 1, &[]);
-    let e = translate(&cs, &TranslateOptions::default()).unwrap_err();
-    let TranslateError::Unsupported(r) = e else { panic!("{e}") };
+    let Err(TranslateError::Unsupported(r)) = translate(&cs, &TranslateOptions::default()) else {
+        panic!("dcl_thread_group twice: not refused")
+    };
     assert_eq!((r.reason, r.instruction), (RefusalReason::DeclarationUnsupported, Some(1)), "{r:?}");
     assert!(r.detail.contains("dcl_thread_group declared twice"), "{}", r.detail);
+}
+
+/// `emit_stream`/`cut_stream` on a stream past m3 or one no `dcl_stream` declares (invalid
+/// bytecode) is refused at the instruction; it was dropped like a declared non-zero stream, or,
+/// for m0 undeclared beside a declared m1, emitted with stream 1's outputs.
+#[test]
+fn stream_instructions_on_undeclared_streams_are_refused() {
+    use dxbc_wgsl::{RefusalReason, TranslateError};
+    use dxbc_wgsl_tests::asm::*;
+    let pos = Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw");
+    let gs = |streams: &[u32], opcode: u32, stream: u32| {
+        let mut decls = vec![dcl_input_primitive(1), dcl_output_topology(1), dcl_max_output(2)];
+        decls.extend(streams.iter().map(|&m| with_stream(DCL_STREAM, m)));
+        decls.extend([dcl_gs_input(1, 0, "xyzw", NAME_POSITION), dcl_output(0, "xyzw", NAME_POSITION)]);
+        let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]), with_stream(opcode, stream)];
+        shader(GS_5_0, &[pos], &[pos], &decls, 0, &body)
+    };
+    for (streams, opcode, stream) in [
+        (&[0u32][..], EMIT_STREAM, 4),
+        (&[0, 1, 2, 3][..], EMIT_STREAM, 7),
+        (&[0][..], EMIT_STREAM, 1),
+        (&[1][..], EMIT_STREAM, 0),
+        (&[][..], EMIT_STREAM, 0),
+        (&[0][..], CUT_STREAM, 2),
+    ] {
+        let Err(TranslateError::Unsupported(r)) = translate(&gs(streams, opcode, stream), &TranslateOptions::default())
+        else {
+            panic!("stream m{stream} beside {streams:?}: not refused")
+        };
+        assert_eq!((r.reason, r.instruction), (RefusalReason::OperandUnsupported, Some(6 + streams.len())), "{r:?}");
+        assert!(r.detail.contains(&format!("stream m{stream}")), "{}", r.detail);
+    }
+    // Declared streams translate: m0 emits, m1 is dropped.
+    let t = translate(&gs(&[0, 1], EMIT_STREAM, 0), &TranslateOptions::default()).unwrap();
+    assert_eq!(t.wgsl.matches("= gs_emit()").count(), 1);
+    let t = translate(&gs(&[0, 1], EMIT_STREAM, 1), &TranslateOptions::default()).unwrap();
+    assert_eq!(t.wgsl.matches("= gs_emit()").count(), 0);
 }

@@ -585,10 +585,24 @@ impl Cx<'_, '_> {
         }
     }
 
-    /// The stream an `emit_stream`/`cut_stream` names (0 for the plain forms).
-    fn stream_of(&self, i: usize) -> u32 {
+    /// The stream an `emit_stream`/`cut_stream` names (0 for the plain forms): one of m0-m3 that
+    /// a `dcl_stream` declares (SM5 bytecode declares every stream it emits to).
+    fn stream_of(&self, i: usize) -> R<u32> {
         let ins = self.m.ins(i);
-        ins.operands.iter().find(|o| o.ty == OperandType::Stream).map_or(0, Operand::reg)
+        let Some(op) = ins.operands.iter().find(|o| o.ty == OperandType::Stream) else { return Ok(0) };
+        let stream = op.reg();
+        if op.indices.iter().any(Index::is_relative) || stream > 3 || !self.m.gs.streams.contains(&stream) {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!(
+                    "`{}` names stream m{stream}, which no dcl_stream declares (D3D has streams m0-m3)",
+                    ins.opcode.name()
+                ),
+            ));
+        }
+        Ok(stream)
     }
 
     /// `emit` / `emit_stream m#`: the output registers into the next output slot. Without stream
@@ -597,10 +611,10 @@ impl Cx<'_, '_> {
         let Some(PrimMode::Geometry { outputs }) = self.prim.as_ref() else {
             return Err(self.outside_geometry(i));
         };
-        if self.stream_of(i) != 0 {
+        let outputs = outputs.clone();
+        if self.stream_of(i)? != 0 {
             return Ok(());
         }
-        let outputs = outputs.clone();
         let slot = self.prim_call("gs_emit", Vec::new())?;
         for r in outputs {
             let (p, k) = self.outputs[&r];
@@ -617,7 +631,7 @@ impl Cx<'_, '_> {
         if !matches!(self.prim, Some(PrimMode::Geometry { .. })) {
             return Err(self.outside_geometry(i));
         }
-        if self.stream_of(i) != 0 {
+        if self.stream_of(i)? != 0 {
             return Ok(());
         }
         self.prim_call_void("gs_cut", Vec::new())
