@@ -602,8 +602,10 @@ pub fn geometry_draw_vertex_shader(
     text.push_str("    return out;\n}\n");
     let module = naga::front::wgsl::parse_str(&text)
         .map_err(|e| TranslateError::Internal(format!("draw vertex shader: {}", e.emit_to_string(&text))))?;
+    // The capabilities of every translation: `@interpolate(..., sample)` (a pixel shader's
+    // `sample` inputs) needs naga's MULTISAMPLED_SHADING, which WebGPU's core provides.
     let mut validator =
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty());
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), crate::emit::WEBGPU_CAPABILITIES);
     let module_info = validator
         .validate(&module)
         .map_err(|e| TranslateError::Internal(format!("draw vertex shader: {}", e.emit_to_string(&text))))?;

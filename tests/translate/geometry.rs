@@ -308,3 +308,40 @@ fn stream_instructions_on_undeclared_streams_are_refused() {
     let t = translate(&gs(&[0, 1], EMIT_STREAM, 1), &TranslateOptions::default()).unwrap();
     assert_eq!(t.wgsl.matches("= gs_emit()").count(), 0);
 }
+
+/// The draw's vertex shader builds for every interpolation a pixel shader can ask of a float
+/// output: per-sample ones (`linear sample`, `linear noperspective sample`) were an internal
+/// error (naga validated the module without the multisampled-shading capability WebGPU's core
+/// has). Tint accepts each.
+#[test]
+fn the_draw_vertex_shader_takes_every_interpolation() {
+    use dxbc_wgsl::Interpolation as I;
+    let gs = translate(&dxbc_wgsl_tests::asm::pass_through_gs(3, 3, 5, 3), &TranslateOptions::default()).unwrap();
+    // As naga writes them (the defaults left out).
+    let all = [
+        (I::Perspective, "@location(1) o1_"),
+        (I::PerspectiveCentroid, "@location(1) @interpolate(perspective, centroid) o1_"),
+        (I::PerspectiveSample, "@location(1) @interpolate(perspective, sample) o1_"),
+        (I::Linear, "@location(1) @interpolate(linear) o1_"),
+        (I::LinearCentroid, "@location(1) @interpolate(linear, centroid) o1_"),
+        (I::LinearSample, "@location(1) @interpolate(linear, sample) o1_"),
+        (I::Flat, "@location(1) @interpolate(flat) o1_"),
+    ];
+    let mut modules = Vec::new();
+    for (interp, attribute) in all {
+        let draw = dxbc_wgsl::geometry_draw_vertex_shader(&gs, &[(1, interp), (2, I::Linear)])
+            .unwrap_or_else(|e| panic!("{interp:?}: {e}"));
+        validate(&draw.wgsl);
+        assert!(draw.wgsl.contains(attribute), "{interp:?}:\n{}", draw.wgsl);
+        assert_eq!(draw.outputs.iter().find(|o| o.location == Some(1)).and_then(|o| o.interpolation), Some(interp));
+        modules.push(draw.wgsl);
+    }
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_none() {
+        let refs: Vec<&str> = modules.iter().map(String::as_str).collect();
+        let verdicts =
+            dxbc_wgsl_cli::tint::check(&refs).unwrap_or_else(|e| panic!("{e} (DXBC_WGSL_SKIP_TINT=1 skips)"));
+        for (v, (interp, _)) in verdicts.iter().zip(all) {
+            assert!(v.ok, "{interp:?}: {:?}", v.first_problem());
+        }
+    }
+}
