@@ -345,3 +345,32 @@ fn the_draw_vertex_shader_takes_every_interpolation() {
         }
     }
 }
+
+/// Every `InstanceDataStepRate` reaches the vertex module unchanged: u32::MAX was encoded as
+/// `rate + 1` saturated, so the module divided by u32::MAX - 1 (instance u32::MAX - 1 read
+/// element 1 instead of 0).
+#[test]
+fn instance_step_rates_reach_the_vertex_module_unchanged() {
+    use dxbc_wgsl_tests::asm::*;
+    let vs = shader(
+        VS_4_0,
+        &[Element("DATA", 0, 0, 1, 0, "xyzw")],
+        &[Element("DATA", 0, 0, 1, 0, "xyzw")],
+        &[dcl_vs_input(0, "xyzw", 0), dcl_output(0, "xyzw", 0)],
+        0,
+        &[ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 0, "xyzw")])],
+    );
+    for (rate, call) in [
+        (None, "vs_fetch(0u, 16u, 0u, 0u, 0u, "),
+        (Some(0), "vs_fetch(0u, 16u, 0u, 1u, 0u, "),
+        (Some(3), "vs_fetch(0u, 16u, 0u, 1u, 3u, "),
+        (Some(u32::MAX), "vs_fetch(0u, 16u, 0u, 1u, 4294967295u, "),
+    ] {
+        let element =
+            PulledElement { register: 0, slot: 0, offset: 0, format: VertexFormat::Uint32x4, instance_step_rate: rate };
+        let pulling = VertexPulling { elements: vec![element], strides: vec![16], record_registers: 1 };
+        let opts = TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() };
+        let t = translate(&vs, &opts).unwrap_or_else(|e| panic!("{rate:?}: {e}"));
+        assert!(t.wgsl.contains(call), "{rate:?}: {call} in\n{}", t.wgsl);
+    }
+}

@@ -481,8 +481,8 @@ impl Cx<'_, '_> {
                 };
                 let stride = p.strides.get(e.slot as usize).copied().unwrap_or(0);
                 let format = VertexFormat::ALL.iter().position(|f| *f == e.format).unwrap_or(0) as u32;
-                let step = e.instance_step_rate.map_or(0, |r| r.saturating_add(1));
-                let args = [e.slot, stride, e.offset, step, format, e.format.size()];
+                let (per_instance, rate) = e.instance_step_rate.map_or((0, 0), |r| (1, r));
+                let args = [e.slot, stride, e.offset, per_instance, rate, format, e.format.size()];
                 let args: Vec<E> = args.iter().map(|&a| self.b.u32(a)).collect();
                 let fetched = self.prim_call("vs_fetch", args)?;
                 // The system-value lanes stay.

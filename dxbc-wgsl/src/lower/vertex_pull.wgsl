@@ -126,15 +126,14 @@ fn vs_element_in(bytes: u32, base: u32, element: u32, wrapped: bool, stride: u32
 }
 
 // Input element of `format` (its index in dxbc_wgsl::geometry::VertexFormat::ALL) in slot
-// `slot` at `offset` bytes of a vertex of `stride` bytes, per vertex (`step` 0) or per
-// instance (`step` = InstanceDataStepRate + 1): the register value, D3D's defaults (0, 0, 0, 1)
-// in the components the format lacks. An element past the end of its buffer reads 0 in the
-// components the format has.
-fn vs_fetch(slot: u32, stride: u32, offset: u32, step: u32, format: u32, size: u32) -> vec4<u32> {
+// `slot` at `offset` bytes of a vertex of `stride` bytes, per vertex (`per_instance` 0) or per
+// instance (`per_instance` 1, InstanceDataStepRate `rate`): the register value, D3D's defaults
+// (0, 0, 0, 1) in the components the format lacks. An element past the end of its buffer reads
+// 0 in the components the format has.
+fn vs_fetch(slot: u32, stride: u32, offset: u32, per_instance: u32, rate: u32, format: u32, size: u32) -> vec4<u32> {
     var element = vs_vertex_id;
     var wrapped = vs_vertex_wrapped;
-    if (step != 0u) {
-        let rate = step - 1u;
+    if (per_instance != 0u) {
         element = vs_draw.first_instance + select(0u, vs_instance_id / max(rate, 1u), rate != 0u);
         wrapped = element < vs_draw.first_instance;
     }
