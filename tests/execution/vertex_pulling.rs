@@ -14,11 +14,41 @@ use std::borrow::Cow;
 use dxbc_wgsl::geometry::{PulledElement, VertexFormat, VertexPulling};
 use dxbc_wgsl::{translate, TranslateOptions, VertexStage};
 use dxbc_wgsl_gpu::conformance::Device;
-use dxbc_wgsl_gpu::primitive_stage::{stage_desc, DrawCall, PrimitiveStage, PrimitiveStageDescriptor, ShaderEntry};
+use dxbc_wgsl_gpu::primitive_stage::{
+    stage_desc, DrawCall, PrimitiveStage, PrimitiveStageDescriptor, PrimitiveStageError, ShaderEntry,
+};
 use dxbc_wgsl_tests::asm::*;
 
+/// The device the tests run on: the conformance runner's, or one with lowered limits.
+struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+}
+
+impl Gpu {
+    fn of(dev: &Device) -> Gpu {
+        Gpu { device: dev.device.clone(), queue: dev.queue.clone() }
+    }
+
+    /// A buffer of `bytes` (padded to whole words), `COPY_DST` besides `usage`.
+    fn buffer(&self, label: &str, bytes: &[u8], usage: wgpu::BufferUsages) -> wgpu::Buffer {
+        use wgpu::util::DeviceExt as _;
+        let mut contents = bytes.to_vec();
+        contents.resize(contents.len().max(4).next_multiple_of(4), 0);
+        self.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: &contents,
+            usage: usage | wgpu::BufferUsages::COPY_DST,
+        })
+    }
+
+    fn wait(&self) {
+        self.device.poll(wgpu::PollType::wait_indefinitely()).expect("wait");
+    }
+}
+
 /// Reads a whole buffer (`COPY_SRC`) back as words.
-fn read_words(dev: &Device, buffer: &wgpu::Buffer, words: usize) -> Vec<u32> {
+fn read_words(dev: &Gpu, buffer: &wgpu::Buffer, words: usize) -> Vec<u32> {
     let size = (words as u64 * 4).max(4);
     let staging = dev.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("read-back"),
@@ -34,7 +64,7 @@ fn read_words(dev: &Device, buffer: &wgpu::Buffer, words: usize) -> Vec<u32> {
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = sender.send(r);
     });
-    dev.wait().expect("wait");
+    dev.wait();
     receiver.recv().expect("map").expect("map");
     let data = slice.get_mapped_range().expect("mapped range");
     let out = bytemuck::cast_slice::<u8, u32>(&data)[..words].to_vec();
@@ -84,13 +114,25 @@ fn sink_gs(registers: u32) -> Vec<u8> {
 /// `buffers` (slot → buffer, offset) and `index`; returns the vertex records, per (instance,
 /// position) of the draw's one chunk, `registers` registers each.
 fn records(
-    dev: &Device,
+    dev: &Gpu,
     vs: &[u8],
     pulling: VertexPulling,
     buffers: &[Option<(&wgpu::Buffer, u64)>],
     index: Option<&wgpu::Buffer>,
     draw: &DrawCall,
 ) -> Vec<Vec<[u32; 4]>> {
+    try_records(dev, vs, pulling, buffers, index, draw).unwrap_or_else(|e| panic!("prepare: {e}"))
+}
+
+/// [`records`], or the error `prepare` returns.
+fn try_records(
+    dev: &Gpu,
+    vs: &[u8],
+    pulling: VertexPulling,
+    buffers: &[Option<(&wgpu::Buffer, u64)>],
+    index: Option<&wgpu::Buffer>,
+    draw: &DrawCall,
+) -> Result<Vec<Vec<[u32; 4]>>, PrimitiveStageError> {
     let registers = pulling.record_registers;
     let slots: Vec<u32> = {
         let mut s: Vec<u32> = pulling.elements.iter().map(|e| e.slot).collect();
@@ -109,42 +151,38 @@ fn records(
         })
     };
     let (vsm, gsm) = (module(&vs_t.wgsl), module(&gs_t.wgsl));
-    let stage = dev
-        .scoped(|device| {
-            PrimitiveStage::new(
-                device,
-                &PrimitiveStageDescriptor {
-                    label: Some("vertex pulling"),
-                    stage: desc.clone(),
-                    vertex: ShaderEntry { module: &vsm, entry_point: &vs_t.entry_point },
-                    vertex_layout: None,
-                    geometry: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
-                    geometry_layout: None,
-                    assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
-                    // No output topology: nothing is drawn.
-                    draw_vertex: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
-                    fragment: None,
-                    primitive: Default::default(),
-                    depth_stencil: None,
-                    multisample: Default::default(),
-                    max_binding_bytes: None,
-                },
-            )
-        })
-        .expect("pipelines")
-        .expect("stage");
+    let stage = PrimitiveStage::new(
+        &dev.device,
+        &PrimitiveStageDescriptor {
+            label: Some("vertex pulling"),
+            stage: desc.clone(),
+            vertex: ShaderEntry { module: &vsm, entry_point: &vs_t.entry_point },
+            vertex_layout: None,
+            geometry: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
+            geometry_layout: None,
+            assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
+            // No output topology: nothing is drawn.
+            draw_vertex: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
+            fragment: None,
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            max_binding_bytes: None,
+        },
+    )
+    .expect("stage");
     let mut encoder = dev.device.create_command_encoder(&Default::default());
-    let prepared = dev
-        .scoped(|device| stage.prepare(device, &mut encoder, draw, buffers, index, None, None))
-        .expect("prepare: validation")
-        .expect("prepare");
+    let prepared = stage.prepare(&dev.device, &mut encoder, draw, buffers, index, None, None)?;
     dev.queue.submit([encoder.finish()]);
-    dev.wait().expect("wait");
+    dev.wait();
     assert_eq!(prepared.chunks().len(), 1);
     let c = &prepared.chunks()[0];
     let n = c.chunk.instance_count as usize * c.chunk.position_count as usize;
     let words = read_words(dev, &c.records, n * registers as usize * 4);
-    words.chunks(registers as usize * 4).map(|rec| rec.chunks(4).map(|r| [r[0], r[1], r[2], r[3]]).collect()).collect()
+    Ok(words
+        .chunks(registers as usize * 4)
+        .map(|rec| rec.chunks(4).map(|r| [r[0], r[1], r[2], r[3]]).collect())
+        .collect())
 }
 
 fn point_draw(vertex_count: u32) -> DrawCall {
@@ -274,6 +312,7 @@ fn pattern(len: usize) -> Vec<u8> {
 #[test]
 fn every_vertex_format_decodes_as_d3d_at_every_offset() {
     let Some(dev) = common::device("every_vertex_format_decodes_as_d3d_at_every_offset") else { return };
+    let dev = Gpu::of(&dev);
     const STRIDE: u32 = 64;
     const VERTICES: u32 = 5;
     // The buffer covers 4 vertices and 16 bytes of the fifth.
@@ -345,7 +384,7 @@ fn id_vertex(v: u32) -> [u32; 4] {
     [100 + v, 200 + v, 300 + v, 400 + v]
 }
 
-fn id_buffer(dev: &Device, vertices: u32) -> wgpu::Buffer {
+fn id_buffer(dev: &Gpu, vertices: u32) -> wgpu::Buffer {
     let words: Vec<u32> = (0..vertices).flat_map(id_vertex).collect();
     dev.buffer("vertices", bytemuck::cast_slice(&words), wgpu::BufferUsages::STORAGE)
 }
@@ -358,6 +397,7 @@ fn id_buffer(dev: &Device, vertices: u32) -> wgpu::Buffer {
 #[test]
 fn vertex_addresses_past_32_bits_read_zero() {
     let Some(dev) = common::device("vertex_addresses_past_32_bits_read_zero") else { return };
+    let dev = Gpu::of(&dev);
     let vs = copy_vs(2, &[(1, NAME_VERTEX_ID)]);
     let vb = id_buffer(&dev, 8);
     // Non-indexed: StartVertexLocation 2^28, stride 16: 2^32 wraps to vertex 0.
@@ -394,6 +434,7 @@ fn vertex_addresses_past_32_bits_read_zero() {
 #[test]
 fn index_addresses_past_32_bits_read_zero() {
     let Some(dev) = common::device("index_addresses_past_32_bits_read_zero") else { return };
+    let dev = Gpu::of(&dev);
     let vs = copy_vs(2, &[(1, NAME_VERTEX_ID)]);
     let vb = id_buffer(&dev, 8);
     let ib = dev.buffer("indices", bytemuck::cast_slice(&[5u32, 6, 7, 1]), wgpu::BufferUsages::STORAGE);
@@ -412,6 +453,7 @@ fn index_addresses_past_32_bits_read_zero() {
 #[test]
 fn system_values_packed_into_one_register() {
     let Some(dev) = common::device("system_values_packed_into_one_register") else { return };
+    let dev = Gpu::of(&dev);
     let decls = vec![
         dcl_vs_input(0, "x", NAME_VERTEX_ID),
         dcl_vs_input(0, "y", NAME_INSTANCE_ID),
@@ -447,4 +489,43 @@ fn system_values_packed_into_one_register() {
     let expected: Vec<Vec<[u32; 4]>> =
         (0..3).flat_map(|i| (0..2).map(move |p| vec![[5 + p, i, 0, 0], id_vertex(2 + i)])).collect();
     assert_eq!(got, expected);
+}
+
+/// An index buffer larger than a storage binding is bound from the draw's first index: on a
+/// device whose bindings hold 1 KiB, a 2 KiB buffer of 32-bit indices is read from index 300
+/// (a binding from byte 1024), indices past its end read 0, and a draw whose indices inside the
+/// buffer overrun the binding is refused rather than read as zeros.
+#[test]
+fn index_buffers_past_the_binding_limit_bind_from_the_draw_s_first_index() {
+    let Some(dev) = common::device("index_buffers_past_the_binding_limit_bind_from_the_draw_s_first_index") else {
+        return;
+    };
+    let limits = wgpu::Limits {
+        max_storage_buffer_binding_size: 1024,
+        ..wgpu::Limits::default().using_resolution(dev.adapter.limits())
+    };
+    let (device, queue) = pollster::block_on(dev.adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("1 KiB bindings"),
+        required_limits: limits,
+        ..Default::default()
+    }))
+    .expect("a device with 1 KiB storage bindings");
+    let gpu = Gpu { device, queue };
+    let vs = copy_vs(2, &[(1, NAME_VERTEX_ID)]);
+    let vb = id_buffer(&gpu, 8);
+    let values: Vec<u32> = (0..512).map(|i| (i * 3) % 8).collect();
+    let ib = gpu.buffer("indices", bytemuck::cast_slice(&values), wgpu::BufferUsages::STORAGE);
+    let draw = |first_vertex, vertex_count| DrawCall {
+        first_vertex,
+        index: Some((wgpu::IndexFormat::Uint32, 0)),
+        ..point_draw(vertex_count)
+    };
+    let ids = |r: Vec<Vec<[u32; 4]>>| r.iter().map(|r| r[1][0]).collect::<Vec<_>>();
+    let got = records(&gpu, &vs, id_pulling(), &[Some((&vb, 0))], Some(&ib), &draw(300, 5));
+    assert!(got.iter().all(|r| r[0] == id_vertex(r[1][0])));
+    assert_eq!(ids(got), values[300..305]);
+    let got = records(&gpu, &vs, id_pulling(), &[Some((&vb, 0))], Some(&ib), &draw(508, 8));
+    assert_eq!(ids(got), [&values[508..], &[0; 4]].concat(), "indices 512.. are past the buffer");
+    let e = try_records(&gpu, &vs, id_pulling(), &[Some((&vb, 0))], Some(&ib), &draw(0, 300)).unwrap_err();
+    assert!(matches!(e, PrimitiveStageError::DrawTooLarge { what: "indices", .. }), "{e}");
 }
