@@ -151,6 +151,21 @@ mod tests {
                     }
                 }
             }
+            // At the ends of 32 bits (the products of list positions and the last candidates of
+            // a strip with adjacency pass them).
+            let far = [0, 1, 2, 5, 1 << 30, u32::MAX / 6, u32::MAX / 2, u32::MAX - 6, u32::MAX - 1, u32::MAX];
+            for positions in far {
+                assert_eq!(candidates(number, positions), Some(t.candidates(positions)), "{t:?} {positions}");
+                for begin in far {
+                    for end in far {
+                        assert_eq!(
+                            positions_of(number, begin, end, positions),
+                            Some(t.positions_of(begin, end, positions)),
+                            "{t:?} {positions} {begin}..{end}"
+                        );
+                    }
+                }
+            }
         }
     }
 

@@ -223,20 +223,24 @@ impl Topology {
         }
     }
 
-    /// The input positions candidate primitives `[begin, end)` read: `(first, count)`.
+    /// The input positions candidate primitives `[begin, end)` read, clipped to the draw's
+    /// `positions`: `(first, count)` (computed in 64 bits: any `begin`, `end` of 32 bits; a
+    /// `first` past 32 bits is `u32::MAX`, with count 0).
     pub fn positions_of(self, begin: u32, end: u32, positions: u32) -> (u32, u32) {
         if begin >= end {
             return (0, 0);
         }
-        let n = self.input_primitive().vertices();
+        let n = u64::from(self.input_primitive().vertices());
+        let (begin, end) = (u64::from(begin), u64::from(end));
         let (first, last) = match self {
             Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => (begin, end - 1 + n),
             // Vertex 2i-2 (the previous triangle's first) and up to 2i+6.
             Topology::TriangleStripAdj => (begin.saturating_sub(2), end - 1 + 7),
             _ => (begin * n, end * n),
         };
-        let last = last.min(positions);
-        (first, last.saturating_sub(first))
+        let last = last.min(u64::from(positions));
+        // `count <= positions`.
+        (u32::try_from(first).unwrap_or(u32::MAX), last.saturating_sub(first) as u32)
     }
 }
 
