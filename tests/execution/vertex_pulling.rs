@@ -529,3 +529,66 @@ fn index_buffers_past_the_binding_limit_bind_from_the_draw_s_first_index() {
     let e = try_records(&gpu, &vs, id_pulling(), &[Some((&vb, 0))], Some(&ib), &draw(0, 300)).unwrap_err();
     assert!(matches!(e, PrimitiveStageError::DrawTooLarge { what: "indices", .. }), "{e}");
 }
+
+/// A layout over more vertex buffer slots than the device's storage buffers per stage hold (the
+/// records and the index buffer besides them) is `PrimitiveStageError::Device` from
+/// `PrimitiveStage::new`, as documented, not pipelines that fail validation.
+#[test]
+fn more_vertex_slots_than_storage_buffers_is_a_device_error() {
+    let Some(dev) = common::device("more_vertex_slots_than_storage_buffers_is_a_device_error") else { return };
+    let per_stage = dev.device.limits().max_storage_buffers_per_shader_stage;
+    let slots = (per_stage - 1).min(16);
+    if 2 + slots <= per_stage {
+        eprintln!("SKIPPED: the device binds {per_stage} storage buffers per stage, more than 16 slots need");
+        return;
+    }
+    let elements = (0..slots)
+        .map(|s| PulledElement {
+            register: s,
+            slot: s,
+            offset: 0,
+            format: VertexFormat::Uint32,
+            instance_step_rate: None,
+        })
+        .collect();
+    let pulling = VertexPulling { elements, strides: vec![4; slots as usize], record_registers: slots };
+    let vs_t = translate(
+        &copy_vs(slots, &[]),
+        &TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() },
+    )
+    .expect("vs");
+    let gs_t = translate(&sink_gs(slots), &TranslateOptions::default()).expect("gs");
+    let desc = stage_desc(gs_t.geometry.as_ref().expect("geometry"), (0..slots).collect());
+    let module = |wgsl: &str| {
+        dev.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: None,
+            source: wgpu::ShaderSource::Wgsl(Cow::Owned(wgsl.to_string())),
+        })
+    };
+    let (vsm, gsm) = (module(&vs_t.wgsl), module(&gs_t.wgsl));
+    let made = dev.scoped(|device| {
+        PrimitiveStage::new(
+            device,
+            &PrimitiveStageDescriptor {
+                label: Some("many slots"),
+                stage: desc.clone(),
+                vertex: ShaderEntry { module: &vsm, entry_point: &vs_t.entry_point },
+                vertex_layout: None,
+                geometry: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
+                geometry_layout: None,
+                assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
+                draw_vertex: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
+                fragment: None,
+                primitive: Default::default(),
+                depth_stencil: None,
+                multisample: Default::default(),
+                max_binding_bytes: None,
+            },
+        )
+        .map(|_| ())
+    });
+    match made {
+        Ok(Err(PrimitiveStageError::Device(what))) => assert!(what.contains("storage buffers"), "{what}"),
+        other => panic!("{slots} slots, {per_stage} storage buffers per stage: {other:?}"),
+    }
+}

@@ -837,6 +837,23 @@ impl PrimitiveStage {
         if limits.max_bind_groups < 4 {
             return Err(PrimitiveStageError::Device(format!("{} bind groups (4 needed)", limits.max_bind_groups)));
         }
+        // The system groups' own storage buffers (the shaders' resources come on top): the
+        // vertex module's records, index buffer and vertex buffer slots; the geometry module's
+        // records, output vertices, output strips and assembly table.
+        let mut slots: Vec<u32> = desc.vertex_slots.to_vec();
+        slots.sort_unstable();
+        slots.dedup();
+        let vertex_storage = 2 + slots.len() as u32;
+        const GEOMETRY_STORAGE: u32 = 4;
+        if vertex_storage.max(GEOMETRY_STORAGE) > limits.max_storage_buffers_per_shader_stage {
+            return Err(PrimitiveStageError::Device(format!(
+                "the vertex module binds {vertex_storage} storage buffers (its records, the index buffer and {} \
+                 vertex buffer slots) and the geometry module {GEOMETRY_STORAGE}, over \
+                 max_storage_buffers_per_shader_stage ({})",
+                slots.len(),
+                limits.max_storage_buffers_per_shader_stage
+            )));
+        }
         if desc.output.is_some() && desc.output_registers > limits.max_vertex_attributes {
             return Err(PrimitiveStageError::Device(format!(
                 "{} output registers, over max_vertex_attributes ({})",
@@ -859,9 +876,6 @@ impl PrimitiveStage {
         let empty = layout("empty group", &[]);
         let mut vertex_entries = vec![uniform_entry(DRAW_PARAMS), storage_entry(VERTEX_RECORDS, false)];
         vertex_entries.push(storage_entry(INDEX_BUFFER, true));
-        let mut slots: Vec<u32> = desc.vertex_slots.to_vec();
-        slots.sort_unstable();
-        slots.dedup();
         for &slot in &slots {
             vertex_entries.push(storage_entry(VERTEX_BUFFER_BASE + slot, true));
         }
