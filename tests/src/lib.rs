@@ -9,6 +9,7 @@ pub mod example_shaders;
 pub mod geometry_fixture;
 pub mod gpu;
 pub mod mesh_raster;
+pub mod point_sprite_model;
 pub mod raster;
 pub mod skinned_effect_model;
 pub mod texels;
