@@ -151,6 +151,21 @@ mod tests {
                     }
                 }
             }
+            // At the ends of 32 bits (the products of list positions and the last candidates of
+            // a strip with adjacency pass them).
+            let far = [0, 1, 2, 5, 1 << 30, u32::MAX / 6, u32::MAX / 2, u32::MAX - 6, u32::MAX - 1, u32::MAX];
+            for positions in far {
+                assert_eq!(candidates(number, positions), Some(t.candidates(positions)), "{t:?} {positions}");
+                for begin in far {
+                    for end in far {
+                        assert_eq!(
+                            positions_of(number, begin, end, positions),
+                            Some(t.positions_of(begin, end, positions)),
+                            "{t:?} {positions} {begin}..{end}"
+                        );
+                    }
+                }
+            }
         }
     }
 
@@ -341,6 +356,31 @@ mod tests {
         let mut bad = desc.clone();
         bad.index_stride = 0;
         assert!(matches!(bad.validate(), Err(PrimitiveStageError::InvalidStage(_))));
+        // Fields past D3D's limits, or a stride that does not fit the emits and cuts, are
+        // refused before any size is computed from them (in a debug build the products
+        // overflowed: a panic).
+        let huge = |f: fn(&mut StageDesc)| {
+            let mut d = stage(4, 2, 2, 3, 1);
+            f(&mut d);
+            plan_chunks(&d, &draw(4, u32::MAX, u32::MAX), 128 << 20)
+        };
+        let refusals = [
+            huge(|d| {
+                d.max_vertices = u32::MAX;
+                d.index_stride = 1;
+            }),
+            huge(|d| {
+                d.max_vertices = 1025;
+                d.index_stride = 2051;
+            }),
+            huge(|d| d.output_registers = u32::MAX),
+            huge(|d| d.input_registers = 1 << 30),
+            huge(|d| d.index_stride = u32::MAX),
+            huge(|d| d.index_stride = 6),
+        ];
+        for r in refusals {
+            assert!(matches!(r, Err(PrimitiveStageError::InvalidStage(_))), "{r:?}");
+        }
         let mut bad = desc;
         bad.vertex_slots = Cow::Owned(vec![16]);
         assert!(matches!(bad.validate(), Err(PrimitiveStageError::InvalidStage(_))));

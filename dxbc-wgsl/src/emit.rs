@@ -5,19 +5,21 @@ use crate::refusal::TranslateError;
 use crate::Translation;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 
+/// The naga capabilities translated modules may use: what WebGPU's core feature set provides
+/// (per-sample interpolation among them), and the optional features reported in
+/// `Translation::required_features`.
+pub(crate) const WEBGPU_CAPABILITIES: Capabilities = Capabilities::CUBE_ARRAY_TEXTURES
+    .union(Capabilities::MULTISAMPLED_SHADING)
+    .union(Capabilities::SHADER_FLOAT16_IN_FLOAT32)
+    .union(Capabilities::CLIP_DISTANCES)
+    .union(Capabilities::PRIMITIVE_INDEX);
+
 /// Validates the lowered module with naga and writes WGSL.
 ///
 /// # Errors
 /// [`TranslateError::Internal`] when naga rejects the module (a translator bug).
 pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
-    // What WebGPU's core feature set provides.
-    let caps = Capabilities::CUBE_ARRAY_TEXTURES
-        | Capabilities::MULTISAMPLED_SHADING
-        | Capabilities::SHADER_FLOAT16_IN_FLOAT32
-        // Optional WebGPU features, reported in `Translation::required_features`.
-        | Capabilities::CLIP_DISTANCES
-        | Capabilities::PRIMITIVE_INDEX;
-    let mut validator = Validator::new(ValidationFlags::all(), caps);
+    let mut validator = Validator::new(ValidationFlags::all(), WEBGPU_CAPABILITIES);
     let info = validator.validate(&l.module).map_err(|e| {
         TranslateError::Internal(format!("naga rejected the generated module: {}", e.emit_to_string("")))
     })?;

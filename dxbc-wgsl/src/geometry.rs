@@ -69,7 +69,8 @@ pub const CULLED_POSITION: [f32; 4] = [2.0, 0.0, 0.0, 1.0];
 pub struct DrawParams {
     /// Vertices (non-indexed) or indices (indexed) per instance.
     pub vertex_count: u32,
-    /// `StartVertexLocation` (non-indexed) or `StartIndexLocation` (indexed).
+    /// `StartVertexLocation` (non-indexed); indexed, the index the binding's byte addresses count
+    /// from (`StartIndexLocation`, or 0 for a binding that starts at the draw's first index).
     pub first_vertex: u32,
     /// `BaseVertexLocation` as two's-complement bits (indexed draws).
     pub base_vertex: u32,
@@ -77,7 +78,10 @@ pub struct DrawParams {
     pub first_instance: u32,
     /// Bytes per index: 0 (non-indexed), 2 or 4.
     pub index_size: u32,
-    /// Byte offset of the index buffer binding's first index (`IASetIndexBuffer`'s offset).
+    /// Byte offset in the index binding of index `first_vertex` (`IASetIndexBuffer`'s offset
+    /// for a binding of the whole buffer): index `p` of the draw is at byte
+    /// `index_offset + (first_vertex + p) * index_size`, computed without wrapping (a byte at or
+    /// past 2^32, or past the binding, reads index 0).
     pub index_offset: u32,
     /// The draw's topology ([`Topology`] as its D3D11 number).
     pub topology: u32,
@@ -219,20 +223,24 @@ impl Topology {
         }
     }
 
-    /// The input positions candidate primitives `[begin, end)` read: `(first, count)`.
+    /// The input positions candidate primitives `[begin, end)` read, clipped to the draw's
+    /// `positions`: `(first, count)` (computed in 64 bits: any `begin`, `end` of 32 bits; a
+    /// `first` past 32 bits is `u32::MAX`, with count 0).
     pub fn positions_of(self, begin: u32, end: u32, positions: u32) -> (u32, u32) {
         if begin >= end {
             return (0, 0);
         }
-        let n = self.input_primitive().vertices();
+        let n = u64::from(self.input_primitive().vertices());
+        let (begin, end) = (u64::from(begin), u64::from(end));
         let (first, last) = match self {
             Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => (begin, end - 1 + n),
             // Vertex 2i-2 (the previous triangle's first) and up to 2i+6.
             Topology::TriangleStripAdj => (begin.saturating_sub(2), end - 1 + 7),
             _ => (begin * n, end * n),
         };
-        let last = last.min(positions);
-        (first, last.saturating_sub(first))
+        let last = last.min(u64::from(positions));
+        // `count <= positions`.
+        (u32::try_from(first).unwrap_or(u32::MAX), last.saturating_sub(first) as u32)
     }
 }
 
@@ -598,8 +606,10 @@ pub fn geometry_draw_vertex_shader(
     text.push_str("    return out;\n}\n");
     let module = naga::front::wgsl::parse_str(&text)
         .map_err(|e| TranslateError::Internal(format!("draw vertex shader: {}", e.emit_to_string(&text))))?;
+    // The capabilities of every translation: `@interpolate(..., sample)` (a pixel shader's
+    // `sample` inputs) needs naga's MULTISAMPLED_SHADING, which WebGPU's core provides.
     let mut validator =
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty());
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), crate::emit::WEBGPU_CAPABILITIES);
     let module_info = validator
         .validate(&module)
         .map_err(|e| TranslateError::Internal(format!("draw vertex shader: {}", e.emit_to_string(&text))))?;

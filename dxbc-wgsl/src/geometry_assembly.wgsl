@@ -34,7 +34,13 @@ var<workgroup> counts: array<u32, 64>;
 
 // Whether input position `p` (relative to the draw's first index) holds the restart value.
 fn is_restart(p: u32) -> bool {
-    let byte = draw.index_offset + (draw.first_vertex + p) * draw.index_size;
+    // The byte `index_offset + (first_vertex + p) * index_size`, computed without wrapping: an
+    // index at or past 2^32 lies past the binding.
+    let i = draw.first_vertex + p;
+    if (i < p || i > (0xFFFFFFFFu - draw.index_offset) / draw.index_size) {
+        return false;
+    }
+    let byte = draw.index_offset + i * draw.index_size;
     let word = byte / 4u;
     if (word >= arrayLength(&indices)) {
         // An index past the buffer reads 0 (D3D11.3 §8.4.2): not a restart.

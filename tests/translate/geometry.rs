@@ -224,3 +224,153 @@ fn every_corpus_vertex_shader_translates_as_compute() {
     assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
     assert!(pulled > 100, "only {pulled} vertex shaders");
 }
+
+/// The declarations a program has one of (`dcl_inputprimitive`, `dcl_maxout`,
+/// `dcl_gsinstances`, `dcl_thread_group`) declared twice are refused at the second, with its
+/// position: the translation took the last one silently. A repeated `dcl_outputtopology` of the
+/// same topology (SM5 declares it per stream) is kept; a different one is refused.
+#[test]
+fn single_declarations_declared_twice_are_refused() {
+    use dxbc_wgsl::{RefusalReason, TranslateError};
+    use dxbc_wgsl_tests::asm::*;
+    let pos = Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw");
+    let gs = |extra: Vec<u32>| {
+        let decls = [
+            dcl_input_primitive(3),
+            dcl_output_topology(5),
+            dcl_max_output(3),
+            dcl_gs_instances(2),
+            extra,
+            dcl_gs_input(3, 0, "xyzw", NAME_POSITION),
+            dcl_output(0, "xyzw", NAME_POSITION),
+        ];
+        let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]), bare(EMIT)];
+        shader(GS_5_0, &[pos], &[pos], &decls, 0, &body)
+    };
+    let refused_at_4 = |blob: &[u8], what: &str| {
+        let Err(TranslateError::Unsupported(r)) = translate(blob, &TranslateOptions::default()) else {
+            panic!("{what}: not refused")
+        };
+        assert_eq!(r.reason, RefusalReason::DeclarationUnsupported, "{what}: {r:?}");
+        assert_eq!(r.instruction, Some(4), "{what}: the second declaration, {r:?}");
+        assert!(r.offset.is_some() && r.opcode.is_some(), "{what}: {r:?}");
+        assert!(r.detail.contains(what), "{what}: {}", r.detail);
+    };
+    refused_at_4(&gs(dcl_input_primitive(1)), "dcl_inputprimitive");
+    refused_at_4(&gs(dcl_max_output(5)), "dcl_maxout");
+    refused_at_4(&gs(dcl_gs_instances(3)), "dcl_gsinstances");
+    refused_at_4(&gs(dcl_output_topology(1)), "dcl_outputtopology");
+    let same = translate(&gs(dcl_output_topology(5)), &TranslateOptions::default()).unwrap();
+    assert_eq!(same.geometry.unwrap().output_topology, Some(OutputTopology::TriangleStrip));
+    assert!(translate(&gs(Vec::new()), &TranslateOptions::default()).is_ok());
+    // A compute shader's second dcl_thread_group.
+    let cs = compute_shader([8, 1, 1], &[vec![DCL_THREAD_GROUP | (4 << 24), 64, 1, 1]], 1, &[]);
+    let Err(TranslateError::Unsupported(r)) = translate(&cs, &TranslateOptions::default()) else {
+        panic!("dcl_thread_group twice: not refused")
+    };
+    assert_eq!((r.reason, r.instruction), (RefusalReason::DeclarationUnsupported, Some(1)), "{r:?}");
+    assert!(r.detail.contains("dcl_thread_group declared twice"), "{}", r.detail);
+}
+
+/// `emit_stream`/`cut_stream` on a stream past m3 or one no `dcl_stream` declares (invalid
+/// bytecode) is refused at the instruction; it was dropped like a declared non-zero stream, or,
+/// for m0 undeclared beside a declared m1, emitted with stream 1's outputs.
+#[test]
+fn stream_instructions_on_undeclared_streams_are_refused() {
+    use dxbc_wgsl::{RefusalReason, TranslateError};
+    use dxbc_wgsl_tests::asm::*;
+    let pos = Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw");
+    let gs = |streams: &[u32], opcode: u32, stream: u32| {
+        let mut decls = vec![dcl_input_primitive(1), dcl_output_topology(1), dcl_max_output(2)];
+        decls.extend(streams.iter().map(|&m| with_stream(DCL_STREAM, m)));
+        decls.extend([dcl_gs_input(1, 0, "xyzw", NAME_POSITION), dcl_output(0, "xyzw", NAME_POSITION)]);
+        let body = [ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]), with_stream(opcode, stream)];
+        shader(GS_5_0, &[pos], &[pos], &decls, 0, &body)
+    };
+    for (streams, opcode, stream) in [
+        (&[0u32][..], EMIT_STREAM, 4),
+        (&[0, 1, 2, 3][..], EMIT_STREAM, 7),
+        (&[0][..], EMIT_STREAM, 1),
+        (&[1][..], EMIT_STREAM, 0),
+        (&[][..], EMIT_STREAM, 0),
+        (&[0][..], CUT_STREAM, 2),
+    ] {
+        let Err(TranslateError::Unsupported(r)) = translate(&gs(streams, opcode, stream), &TranslateOptions::default())
+        else {
+            panic!("stream m{stream} beside {streams:?}: not refused")
+        };
+        assert_eq!((r.reason, r.instruction), (RefusalReason::OperandUnsupported, Some(6 + streams.len())), "{r:?}");
+        assert!(r.detail.contains(&format!("stream m{stream}")), "{}", r.detail);
+    }
+    // Declared streams translate: m0 emits, m1 is dropped.
+    let t = translate(&gs(&[0, 1], EMIT_STREAM, 0), &TranslateOptions::default()).unwrap();
+    assert_eq!(t.wgsl.matches("= gs_emit()").count(), 1);
+    let t = translate(&gs(&[0, 1], EMIT_STREAM, 1), &TranslateOptions::default()).unwrap();
+    assert_eq!(t.wgsl.matches("= gs_emit()").count(), 0);
+}
+
+/// The draw's vertex shader builds for every interpolation a pixel shader can ask of a float
+/// output: per-sample ones (`linear sample`, `linear noperspective sample`) were an internal
+/// error (naga validated the module without the multisampled-shading capability WebGPU's core
+/// has). Tint accepts each.
+#[test]
+fn the_draw_vertex_shader_takes_every_interpolation() {
+    use dxbc_wgsl::Interpolation as I;
+    let gs = translate(&dxbc_wgsl_tests::asm::pass_through_gs(3, 3, 5, 3), &TranslateOptions::default()).unwrap();
+    // As naga writes them (the defaults left out).
+    let all = [
+        (I::Perspective, "@location(1) o1_"),
+        (I::PerspectiveCentroid, "@location(1) @interpolate(perspective, centroid) o1_"),
+        (I::PerspectiveSample, "@location(1) @interpolate(perspective, sample) o1_"),
+        (I::Linear, "@location(1) @interpolate(linear) o1_"),
+        (I::LinearCentroid, "@location(1) @interpolate(linear, centroid) o1_"),
+        (I::LinearSample, "@location(1) @interpolate(linear, sample) o1_"),
+        (I::Flat, "@location(1) @interpolate(flat) o1_"),
+    ];
+    let mut modules = Vec::new();
+    for (interp, attribute) in all {
+        let draw = dxbc_wgsl::geometry_draw_vertex_shader(&gs, &[(1, interp), (2, I::Linear)])
+            .unwrap_or_else(|e| panic!("{interp:?}: {e}"));
+        validate(&draw.wgsl);
+        assert!(draw.wgsl.contains(attribute), "{interp:?}:\n{}", draw.wgsl);
+        assert_eq!(draw.outputs.iter().find(|o| o.location == Some(1)).and_then(|o| o.interpolation), Some(interp));
+        modules.push(draw.wgsl);
+    }
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_none() {
+        let refs: Vec<&str> = modules.iter().map(String::as_str).collect();
+        let verdicts =
+            dxbc_wgsl_cli::tint::check(&refs).unwrap_or_else(|e| panic!("{e} (DXBC_WGSL_SKIP_TINT=1 skips)"));
+        for (v, (interp, _)) in verdicts.iter().zip(all) {
+            assert!(v.ok, "{interp:?}: {:?}", v.first_problem());
+        }
+    }
+}
+
+/// Every `InstanceDataStepRate` reaches the vertex module unchanged: u32::MAX was encoded as
+/// `rate + 1` saturated, so the module divided by u32::MAX - 1 (instance u32::MAX - 1 read
+/// element 1 instead of 0).
+#[test]
+fn instance_step_rates_reach_the_vertex_module_unchanged() {
+    use dxbc_wgsl_tests::asm::*;
+    let vs = shader(
+        VS_4_0,
+        &[Element("DATA", 0, 0, 1, 0, "xyzw")],
+        &[Element("DATA", 0, 0, 1, 0, "xyzw")],
+        &[dcl_vs_input(0, "xyzw", 0), dcl_output(0, "xyzw", 0)],
+        0,
+        &[ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 0, "xyzw")])],
+    );
+    for (rate, call) in [
+        (None, "vs_fetch(0u, 16u, 0u, 0u, 0u, "),
+        (Some(0), "vs_fetch(0u, 16u, 0u, 1u, 0u, "),
+        (Some(3), "vs_fetch(0u, 16u, 0u, 1u, 3u, "),
+        (Some(u32::MAX), "vs_fetch(0u, 16u, 0u, 1u, 4294967295u, "),
+    ] {
+        let element =
+            PulledElement { register: 0, slot: 0, offset: 0, format: VertexFormat::Uint32x4, instance_step_rate: rate };
+        let pulling = VertexPulling { elements: vec![element], strides: vec![16], record_registers: 1 };
+        let opts = TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() };
+        let t = translate(&vs, &opts).unwrap_or_else(|e| panic!("{rate:?}: {e}"));
+        assert!(t.wgsl.contains(call), "{rate:?}: {call} in\n{}", t.wgsl);
+    }
+}

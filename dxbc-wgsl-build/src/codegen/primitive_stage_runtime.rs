@@ -44,6 +44,10 @@ pub const ASSEMBLY_TABLE: u32 = 5;
 pub const VERTEX_BUFFER_BASE: u32 = 8;
 /// Vertex buffer slots the vertex module can read (`0..MAX_VERTEX_BUFFER_SLOTS`).
 pub const MAX_VERTEX_BUFFER_SLOTS: u32 = 16;
+/// `dcl_maxout` at most (D3D11.3 §13.2).
+pub const MAX_OUTPUT_VERTICES: u32 = 1024;
+/// Input and output registers per vertex at most (D3D11's 32 `v#`/`o#`).
+pub const MAX_REGISTERS: u32 = 32;
 /// The primitive-restart index of the output strips.
 pub const RESTART_INDEX: u32 = 0xFFFF_FFFF;
 /// Invocations per workgroup of every module.
@@ -168,15 +172,28 @@ impl StageDesc {
                 return invalid(format!("a patch of {n} control points (D3D11 has 1 to 32)"));
             }
         }
-        if self.max_vertices == 0 {
-            return invalid("max_vertices is 0 (dcl_maxout is at least 1)".into());
+        // D3D11's limits keep every size of a chunk within 64 bits.
+        if self.max_vertices == 0 || self.max_vertices > MAX_OUTPUT_VERTICES {
+            return invalid(format!(
+                "max_vertices {} (dcl_maxout is 1 to {MAX_OUTPUT_VERTICES})",
+                self.max_vertices
+            ));
         }
         if self.gs_instances == 0 || self.gs_instances > 32 {
             return invalid(format!("{} geometry shader instances (D3D11 has 1 to 32)", self.gs_instances));
         }
+        for (what, n) in [("input_registers", self.input_registers), ("output_registers", self.output_registers)] {
+            if n > MAX_REGISTERS {
+                return invalid(format!("{what} {n} (D3D11 has {MAX_REGISTERS} registers)"));
+            }
+        }
         let strips = matches!(self.output, Some(OutputTopology::LineStrip | OutputTopology::TriangleStrip));
-        if strips && self.index_stride == 0 {
-            return invalid("a strip output with index_stride 0".into());
+        if strips && self.index_stride != 2 * self.max_vertices + 1 {
+            return invalid(format!(
+                "index_stride {} for strips of {} vertices (2 × max_vertices + 1: an emit and a cut per \
+                 vertex, and the restart that ends the invocation)",
+                self.index_stride, self.max_vertices
+            ));
         }
         if !strips && self.index_stride != 0 {
             return invalid(format!("index_stride {} for an output without strips", self.index_stride));
@@ -433,7 +450,8 @@ pub fn plan_chunks(
 pub struct DrawParams {
     /// Vertices (non-indexed) or indices (indexed) per instance.
     pub vertex_count: u32,
-    /// `StartVertexLocation` (non-indexed) or `StartIndexLocation` (indexed).
+    /// `StartVertexLocation` (non-indexed); indexed, the index the binding's byte addresses count
+    /// from (`StartIndexLocation`, or 0 when the binding starts at the draw's first index).
     pub first_vertex: u32,
     /// `BaseVertexLocation` as two's-complement bits.
     pub base_vertex: u32,
@@ -441,7 +459,8 @@ pub struct DrawParams {
     pub first_instance: u32,
     /// Bytes per index: 0 (non-indexed), 2 or 4.
     pub index_size: u32,
-    /// Byte offset of the draw's index buffer binding in the bound index buffer.
+    /// Byte offset in the index binding of index `first_vertex`: index `p` of the draw is at byte
+    /// `index_offset + (first_vertex + p) * index_size`, computed without wrapping.
     pub index_offset: u32,
     /// The D3D11 topology number.
     pub topology: u32,
@@ -1107,10 +1126,12 @@ impl PrimitiveStage {
         };
         let storage_align = u64::from(limits.min_storage_buffer_offset_alignment);
 
-        // The index buffer: bound whole when it fits a binding (`index_offset` is then the
-        // binding's offset); a larger one from the draw's first index (rounded down to the
-        // storage-offset alignment), `index_offset` chosen so that the modules'
-        // `index_offset + (first_vertex + p) * size` wraps (mod 2^32) to the byte in the binding.
+        // The index buffer: bound whole when it fits a binding and a 32-bit byte address reaches
+        // all of it (`index_offset` is then the binding's offset); otherwise from the draw's
+        // first index (rounded down to the storage-offset alignment), with `first_vertex` 0 and
+        // `index_offset` the first index's byte in the binding. The modules compute
+        // `index_offset + (first_vertex + p) * size` without wrapping: a byte past 2^32 or past
+        // the binding reads index 0, as D3D's out-of-bounds index fetches do.
         let mut index = Window { buffer: &self.zeros, offset: 0, size: 16, inner: 0 };
         if let Some((format, offset)) = draw.index {
             let size: u64 = match format {
@@ -1124,26 +1145,29 @@ impl PrimitiveStage {
                 });
             }
             params.index_size = size as u32;
-            let skipped = u64::from(draw.first_vertex) * size;
-            let first = offset.saturating_add(skipped);
+            let first = offset.saturating_add(u64::from(draw.first_vertex) * size);
+            const ADDRESSABLE: u64 = 1 << 32;
             match index_buffer {
-                Some(b) if b.size() <= device_max && offset <= u64::from(u32::MAX) => {
+                Some(b) if b.size() <= device_max.min(ADDRESSABLE) && offset <= u64::from(u32::MAX) => {
                     index = self.window(Some(b), 0, storage_align, device_max);
                     params.index_offset = offset as u32;
                 }
                 Some(b) => {
                     index = self.window(Some(b), first, storage_align, device_max);
                     let bytes = u64::from(draw.vertex_count) * size;
-                    // Indices inside the buffer but past the binding would read as zeros.
+                    // Indices inside the buffer but past the binding, or past a 32-bit address,
+                    // would read as zeros.
                     let used = b.size().saturating_sub(first).min(bytes);
-                    if index.buffer == b && index.inner + used > index.size {
+                    let end = index.inner + used;
+                    if index.buffer == b && (end > index.size || end > ADDRESSABLE) {
                         return Err(PrimitiveStageError::DrawTooLarge {
                             what: "indices",
-                            bytes: index.inner + used,
-                            limit: device_max,
+                            bytes: end,
+                            limit: device_max.min(ADDRESSABLE),
                         });
                     }
-                    params.index_offset = (index.inner as u32).wrapping_sub(skipped as u32);
+                    params.first_vertex = 0;
+                    params.index_offset = index.inner as u32;
                 }
                 None => {}
             }

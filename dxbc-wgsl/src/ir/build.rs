@@ -529,6 +529,9 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             if m.version.stage != ShaderStage::Compute {
                 return Err(unsupported("dcl_thread_group outside a compute shader"));
             }
+            if m.thread_group.is_some() {
+                return Err(unsupported("dcl_thread_group declared twice"));
+            }
             m.thread_group = Some(size)
         }
         Declaration::TgsmRaw { register, byte_count } => tgsm(m, i, ins, register, None, u64::from(*byte_count))?,
@@ -573,14 +576,33 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         {
             return Err(unsupported("a geometry-shader declaration outside a geometry shader"))
         }
+        // One of each per program: a second would silently replace the first (SM5's per-stream
+        // `dcl_outputtopology` repeats the same topology, kept once).
+        &Declaration::GsInputPrimitive(_) if m.gs.input_primitive.is_some() => {
+            return Err(unsupported("dcl_inputprimitive declared twice"))
+        }
         &Declaration::GsInputPrimitive(p) => m.gs.input_primitive = Some((i, p)),
-        &Declaration::GsOutputPrimitiveTopology(t) => m.gs.output_topology = Some((i, t)),
+        &Declaration::GsOutputPrimitiveTopology(t) => match m.gs.output_topology {
+            Some((_, first)) if first != t => {
+                return Err(unsupported(&format!(
+                    "dcl_outputtopology {t:?} after dcl_outputtopology {first:?}: one output topology per program"
+                )))
+            }
+            Some(_) => {}
+            None => m.gs.output_topology = Some((i, t)),
+        },
+        &Declaration::MaxOutputVertexCount(_) if m.gs.max_out.is_some() => {
+            return Err(unsupported("dcl_maxout declared twice"))
+        }
         &Declaration::MaxOutputVertexCount(n) => {
             // D3D11.3 §13.2: 1-1024 vertices (and at most 1024 scalars, checked with the outputs).
             if n == 0 || n > 1024 {
                 return Err(unsupported(&format!("dcl_maxout {n}: D3D allows 1-1024 output vertices")));
             }
             m.gs.max_out = Some((i, n))
+        }
+        &Declaration::GsInstanceCount(_) if m.gs.instances.is_some() => {
+            return Err(unsupported("dcl_gsinstances declared twice"))
         }
         &Declaration::GsInstanceCount(n) => {
             if n == 0 || n > 32 {

@@ -90,11 +90,13 @@ fn vertex_pull_text(p: &VertexPulling) -> String {
         ));
     }
     s.push_str("        default: { return 0u; }\n    }\n}\n");
-    s.push_str("\n// Whether the bytes before `end` lie in slot `slot`'s buffer.\nfn vs_in_bounds(slot: u32, end: u32) -> bool {\n    switch slot {\n");
+    // A binding of 4 GiB or more holds more bytes than a 32-bit address reaches: its length is
+    // capped at the last whole word below 2^32.
+    s.push_str("\n// Bytes of slot `slot`'s binding (0 for a slot the layout does not read).\nfn vs_bytes(slot: u32) -> u32 {\n    switch slot {\n");
     for &slot in &slots {
-        s.push_str(&format!("        case {slot}u: {{ return end <= arrayLength(&vs_vb{slot}) * 4u; }}\n"));
+        s.push_str(&format!("        case {slot}u: {{ return min(arrayLength(&vs_vb{slot}), 0x3FFFFFFFu) * 4u; }}\n"));
     }
-    s.push_str("        default: { return false; }\n    }\n}\n");
+    s.push_str("        default: { return 0u; }\n    }\n}\n");
     s
 }
 
@@ -479,8 +481,8 @@ impl Cx<'_, '_> {
                 };
                 let stride = p.strides.get(e.slot as usize).copied().unwrap_or(0);
                 let format = VertexFormat::ALL.iter().position(|f| *f == e.format).unwrap_or(0) as u32;
-                let step = e.instance_step_rate.map_or(0, |r| r.saturating_add(1));
-                let args = [e.slot, stride, e.offset, step, format, e.format.size()];
+                let (per_instance, rate) = e.instance_step_rate.map_or((0, 0), |r| (1, r));
+                let args = [e.slot, stride, e.offset, per_instance, rate, format, e.format.size()];
                 let args: Vec<E> = args.iter().map(|&a| self.b.u32(a)).collect();
                 let fetched = self.prim_call("vs_fetch", args)?;
                 // The system-value lanes stay.
@@ -583,10 +585,24 @@ impl Cx<'_, '_> {
         }
     }
 
-    /// The stream an `emit_stream`/`cut_stream` names (0 for the plain forms).
-    fn stream_of(&self, i: usize) -> u32 {
+    /// The stream an `emit_stream`/`cut_stream` names (0 for the plain forms): one of m0-m3 that
+    /// a `dcl_stream` declares (SM5 bytecode declares every stream it emits to).
+    fn stream_of(&self, i: usize) -> R<u32> {
         let ins = self.m.ins(i);
-        ins.operands.iter().find(|o| o.ty == OperandType::Stream).map_or(0, Operand::reg)
+        let Some(op) = ins.operands.iter().find(|o| o.ty == OperandType::Stream) else { return Ok(0) };
+        let stream = op.reg();
+        if op.indices.iter().any(Index::is_relative) || stream > 3 || !self.m.gs.streams.contains(&stream) {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                format!(
+                    "`{}` names stream m{stream}, which no dcl_stream declares (D3D has streams m0-m3)",
+                    ins.opcode.name()
+                ),
+            ));
+        }
+        Ok(stream)
     }
 
     /// `emit` / `emit_stream m#`: the output registers into the next output slot. Without stream
@@ -595,10 +611,10 @@ impl Cx<'_, '_> {
         let Some(PrimMode::Geometry { outputs }) = self.prim.as_ref() else {
             return Err(self.outside_geometry(i));
         };
-        if self.stream_of(i) != 0 {
+        let outputs = outputs.clone();
+        if self.stream_of(i)? != 0 {
             return Ok(());
         }
-        let outputs = outputs.clone();
         let slot = self.prim_call("gs_emit", Vec::new())?;
         for r in outputs {
             let (p, k) = self.outputs[&r];
@@ -615,7 +631,7 @@ impl Cx<'_, '_> {
         if !matches!(self.prim, Some(PrimMode::Geometry { .. })) {
             return Err(self.outside_geometry(i));
         }
-        if self.stream_of(i) != 0 {
+        if self.stream_of(i)? != 0 {
             return Ok(());
         }
         self.prim_call_void("gs_cut", Vec::new())

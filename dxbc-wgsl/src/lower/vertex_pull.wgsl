@@ -30,6 +30,20 @@ struct DrawParams {
 var<private> vs_t: u32;
 var<private> vs_vertex_id: u32;
 var<private> vs_instance_id: u32;
+// Whether the vertex the invocation fetches lies past 2^32 or below 0 (StartVertexLocation +
+// position, or index + BaseVertexLocation, out of 32 bits): SV_VertexID wraps, the fetch is
+// past every buffer.
+var<private> vs_vertex_wrapped: bool;
+
+// The byte of index `p` of the draw (`index_offset + (first_vertex + p) * index_size`), or
+// 0xFFFFFFFF when it lies at or past 2^32 (past every binding: the index reads 0).
+fn vs_index_byte(p: u32) -> u32 {
+    let i = vs_draw.first_vertex + p;
+    if (i < p || i > (0xFFFFFFFFu - vs_draw.index_offset) / vs_draw.index_size) {
+        return 0xFFFFFFFFu;
+    }
+    return vs_draw.index_offset + i * vs_draw.index_size;
+}
 
 // The invocation's vertex (SV_VertexID) and instance (SV_InstanceID); false past the chunk, and
 // for a strip's restart index (no vertex).
@@ -43,12 +57,13 @@ fn vs_begin(wg: vec3<u32>, li: u32) -> bool {
     vs_instance_id = vs_draw.instance_begin + t / vs_draw.position_count;
     if (vs_draw.index_size == 0u) {
         vs_vertex_id = vs_draw.first_vertex + pos;
+        vs_vertex_wrapped = vs_vertex_id < pos;
         return true;
     }
-    let byte = vs_draw.index_offset + (vs_draw.first_vertex + pos) * vs_draw.index_size;
+    let byte = vs_index_byte(pos);
     let word = byte / 4u;
     var index = 0u;
-    if (word < arrayLength(&vs_indices)) {
+    if (byte != 0xFFFFFFFFu && word < arrayLength(&vs_indices)) {
         index = vs_indices[word];
         if (vs_draw.index_size == 2u) {
             index = (index >> ((byte & 2u) * 8u)) & 0xFFFFu;
@@ -60,6 +75,8 @@ fn vs_begin(wg: vec3<u32>, li: u32) -> bool {
         return false;
     }
     vs_vertex_id = index + vs_draw.base_vertex;
+    // BaseVertexLocation is signed: a negative one wraps below 0 when the sum exceeds the index.
+    vs_vertex_wrapped = select((vs_vertex_id < index), (vs_vertex_id > index), bitcast<i32>(vs_draw.base_vertex) < 0);
     return true;
 }
 
@@ -96,24 +113,37 @@ fn vs_unorm_bits(v: u32, bits: u32) -> u32 {
     return bitcast<u32>(f32(v) / f32((1u << bits) - 1u));
 }
 
+// Whether the `size` bytes at `offset` of element `element` (of `stride` bytes, from byte
+// `base`) lie in the first `bytes` bytes, computed without wrapping: a vertex index whose
+// address passes 2^32 (a large index, or a negative BaseVertexLocation) is past the buffer, as
+// D3D's out-of-bounds vertex fetches are, and reads 0 rather than the wrapped address.
+// `wrapped`: the element index itself lies outside 32 bits.
+fn vs_element_in(bytes: u32, base: u32, element: u32, wrapped: bool, stride: u32, offset: u32, size: u32) -> bool {
+    if (base > bytes || offset > bytes - base || size > bytes - base - offset) {
+        return false;
+    }
+    return stride == 0u || (!wrapped && element <= (bytes - base - offset - size) / stride);
+}
+
 // Input element of `format` (its index in dxbc_wgsl::geometry::VertexFormat::ALL) in slot
-// `slot` at `offset` bytes of a vertex of `stride` bytes, per vertex (`step` 0) or per
-// instance (`step` = InstanceDataStepRate + 1): the register value, D3D's defaults (0, 0, 0, 1)
-// in the components the format lacks. An element past the end of its buffer reads 0 in the
-// components the format has.
-fn vs_fetch(slot: u32, stride: u32, offset: u32, step: u32, format: u32, size: u32) -> vec4<u32> {
+// `slot` at `offset` bytes of a vertex of `stride` bytes, per vertex (`per_instance` 0) or per
+// instance (`per_instance` 1, InstanceDataStepRate `rate`): the register value, D3D's defaults
+// (0, 0, 0, 1) in the components the format lacks. An element past the end of its buffer reads
+// 0 in the components the format has.
+fn vs_fetch(slot: u32, stride: u32, offset: u32, per_instance: u32, rate: u32, format: u32, size: u32) -> vec4<u32> {
     var element = vs_vertex_id;
-    if (step != 0u) {
-        let rate = step - 1u;
+    var wrapped = vs_vertex_wrapped;
+    if (per_instance != 0u) {
         element = vs_draw.first_instance + select(0u, vs_instance_id / max(rate, 1u), rate != 0u);
+        wrapped = element < vs_draw.first_instance;
     }
     let base = vs_draw.vertex_buffer_offsets[slot / 4u][slot % 4u];
-    let address = base + element * stride + offset;
-    let w = address / 4u;
-    let b = address % 4u;
-    var e = vec4<u32>(vs_unaligned(slot, w, b), vs_unaligned(slot, w + 1u, b), vs_unaligned(slot, w + 2u, b), vs_unaligned(slot, w + 3u, b));
-    if (!vs_in_bounds(slot, address + size)) {
-        e = vec4<u32>();
+    var e = vec4<u32>();
+    if (vs_element_in(vs_bytes(slot), base, element, wrapped, stride, offset, size)) {
+        let address = base + element * stride + offset;
+        let w = address / 4u;
+        let b = address % 4u;
+        e = vec4<u32>(vs_unaligned(slot, w, b), vs_unaligned(slot, w + 1u, b), vs_unaligned(slot, w + 2u, b), vs_unaligned(slot, w + 3u, b));
     }
     let one_f = 0x3f800000u;
     switch format {
