@@ -1,9 +1,10 @@
-//! Translates the DirectXTK effects' DXBC blobs to WGSL and generates their Rust bindings into
-//! OUT_DIR (`<module>.rs` per effect file, included by `src/effects.rs`). DualTextureEffect goes
-//! through the `include_effect!` macro instead, so both integrations are exercised.
+//! Translates the DirectXTK effects' DXBC blobs (and the point-sprite effect's, whose geometry
+//! shader is the project's own) to WGSL and generates their Rust bindings into OUT_DIR
+//! (`<module>.rs` per effect file, included by `src/effects.rs`). DualTextureEffect goes through
+//! the `include_effect!` macro instead, so both integrations are exercised.
 
 /// Every effect file `Builder` handles (DualTextureEffect is left to `include_effect!`).
-const EFFECTS: [&str; 10] = [
+const EFFECTS: [&str; 11] = [
     "effects/basic.effect.toml",
     "effects/alpha_test.effect.toml",
     "effects/debug.effect.toml",
@@ -14,6 +15,7 @@ const EFFECTS: [&str; 10] = [
     "effects/post_process.effect.toml",
     "effects/dual_post_process.effect.toml",
     "effects/tone_map.effect.toml",
+    "effects/point_sprite.effect.toml",
 ];
 
 fn main() {

@@ -208,7 +208,8 @@ fn entries_bind_their_fields(plan: &PipelinePlan, what: &str) {
 
 /// In an effect of one kind of pass, that kind's resource fields are the effect's: the
 /// generated `Resources` of every example effect and of the compute-only test effect is what it
-/// was before effects could mix the kinds.
+/// was before effects could mix the kinds (`GeometryResources` for example-engine's point
+/// sprites, whose one pass has a geometry shader).
 #[test]
 fn single_kind_effects_keep_their_resource_fields() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -221,14 +222,19 @@ fn single_kind_effects_keep_their_resource_fields() {
     files.push(root.join("tests/effects/generate_mips.effect.toml"));
     files.push(root.join("tests/effects/render_states.effect.toml"));
     for path in &files {
+        use dxbc_wgsl_build::effect::PassKind;
         let effect = dxbc_wgsl_build::Effect::load(path).unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
-        let compute = effect.passes[0].is_compute();
+        // The one kind of pass (example-engine's point sprites: passes with a geometry shader).
+        let kind = effect.passes[0].kind();
+        assert!(effect.passes.iter().all(|p| p.kind() == kind), "{}: one kind of pass", path.display());
         let compiled = dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
             .unwrap_or_else(|d| panic!("{}", d.first().unwrap()));
         assert!(!compiled.is_mixed(), "{}", path.display());
         let plan = PipelinePlan::new(&compiled);
-        assert_eq!(plan.fields(compute), compiled.resources, "{}", path.display());
-        assert!(plan.fields(!compute).is_empty(), "{}", path.display());
+        assert_eq!(plan.fields_of(kind), compiled.resources, "{}", path.display());
+        for other in [PassKind::Render, PassKind::Compute, PassKind::Geometry].into_iter().filter(|&k| k != kind) {
+            assert!(plan.fields_of(other).is_empty(), "{}: {other:?} fields", path.display());
+        }
         entries_bind_their_fields(&plan, &path.display().to_string());
     }
 }

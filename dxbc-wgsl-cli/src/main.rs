@@ -223,7 +223,7 @@ struct GpuArgs {
     /// --no-gpu).
     #[arg(long, conflicts_with = "no_gpu")]
     gpu: bool,
-    /// No GPU validation: naga's (inside the translator, and Tint's with --tint) only.
+    /// No GPU validation: naga's only (inside the translator; and Tint's, for `qualify --tint`).
     #[arg(long)]
     no_gpu: bool,
     /// The adapter to validate on: an index or part of a name, case-insensitive, as `dxbc-wgsl

@@ -79,13 +79,20 @@ fn directxtk_in_repo_all_qualify_and_effects_add_no_duplicates() {
     ]);
     let out = stdout(&r);
     assert_eq!(r.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&r.stderr));
-    // Every family folder's blobs (the LICENSE and README beside them are not shaders).
-    let blobs: usize = std::fs::read_dir(&dir)
+    // Every family folder's blobs (the LICENSE and README beside them are not shaders), and the
+    // project's own blobs that the effect files name besides (`shaders/own/`, beside its README:
+    // the point-sprite geometry shader).
+    let directxtk_blobs: usize = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
         .map(|family| std::fs::read_dir(family).unwrap().count())
         .sum();
+    let own_blobs = std::fs::read_dir(dir.join("../own"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "dxbc"))
+        .count();
+    let blobs = directxtk_blobs + own_blobs;
     assert_eq!(out.lines().last(), Some(format!("qualified: {blobs}, unsupported: 0, failed: 0").as_str()), "{out}");
 
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -108,6 +115,7 @@ fn directxtk_in_repo_all_qualify_and_effects_add_no_duplicates() {
         |name: &str| records.iter().find(|r| r["path"].as_str().unwrap().ends_with(name)).unwrap()["stage"].clone();
     assert_eq!(stage("BasicEffect_VSBasic.dxbc"), "vertex");
     assert_eq!(stage("BasicEffect_PSBasic.dxbc"), "pixel");
+    assert_eq!(stage("PointSprite_GS.dxbc"), "geometry");
 }
 
 #[test]

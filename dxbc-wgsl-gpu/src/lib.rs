@@ -19,4 +19,5 @@ pub mod conformance;
 pub mod fullscreen;
 pub mod gpu_validate;
 pub mod primitive_stage;
+pub mod stream_output;
 pub mod wgpu_map;

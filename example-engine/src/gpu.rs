@@ -29,6 +29,26 @@ pub enum GpuError {
     /// A validation or out-of-memory error caught by an error scope.
     #[error("wgpu reported an error while {what}: {error}")]
     Scope { what: String, error: String },
+    /// The primitive stage of the point-sprite pass (the engine's pass with a geometry shader)
+    /// could not be created, or could not prepare a draw.
+    #[error("the point-sprite pass's primitive stage: {0}")]
+    PrimitiveStage(#[source] crate::effects::point_sprite_effect::primitive_stage::PrimitiveStageError),
+}
+
+/// The limits the device is created with: WebGPU's downlevel defaults (at the adapter's texture
+/// resolution), raised to what the passes with a geometry shader need (the point-sprite pass's
+/// primitive stage binds storage buffers and bind groups of its own; its generated
+/// `required_limits`).
+pub fn required_limits(adapter: &wgpu::Limits) -> wgpu::Limits {
+    crate::effects::point_sprite_effect::MainStage::required_limits(
+        wgpu::Limits::downlevel_defaults().using_resolution(adapter.clone()),
+    )
+}
+
+/// The features the device is created with: what the passes with a geometry shader need (the
+/// point-sprite pass's generated `required_features`; the render passes need none).
+pub fn required_features() -> wgpu::Features {
+    crate::effects::point_sprite_effect::MainStage::required_features()
 }
 
 /// A headless wgpu device: instance, adapter, device and queue.
@@ -56,8 +76,8 @@ impl Gpu {
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("example-engine device"),
-                required_features: wgpu::Features::empty(),
-                required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+                required_features: required_features(),
+                required_limits: required_limits(&adapter.limits()),
                 ..Default::default()
             })
             .await

@@ -1,6 +1,7 @@
 //! `example-engine --out frame.png`: renders one frame offscreen and writes it as a PNG.
 //! `example-engine --all-effects --out sheet.png`: renders the contact sheet of every DirectXTK
-//! effect family (up to eight permutations each) instead.
+//! effect family (up to eight permutations each) and the point sprites (a pass with a geometry
+//! shader) instead.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,8 +23,9 @@ struct Args {
     /// Frame height in pixels.
     #[arg(long, default_value_t = 480)]
     height: u32,
-    /// Render a contact sheet of every DirectXTK effect family (up to 8 permutations each, one
-    /// labelled tile per permutation) instead of the frame; --width and --height do not apply.
+    /// Render a contact sheet of every DirectXTK effect family and the point sprites (up to 8
+    /// permutations each, one labelled tile per permutation) instead of the frame; --width and
+    /// --height do not apply.
     #[arg(long)]
     all_effects: bool,
     /// Reload the stage WGSL that `dxbc-wgsl watch --out DIR` writes and render again (the PNG

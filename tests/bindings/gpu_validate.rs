@@ -12,8 +12,8 @@
 //!   `tests/effects/render_states.effect.toml` and the two effects above, each pass × permutation's
 //!   shaders, bind group layout entries, vertex buffer layout and render states (render passes),
 //!   or shader and bind group layout entries (compute passes), equal what the generated module's
-//!   functions return; for a pass with a geometry shader (`tests/effects/geometry.effect.toml`)
-//!   the four shaders, the three groups' entries, the runtime's `StageDesc` and the draw's states;
+//!   functions return; for a pass with a geometry shader (`tests/effects/geometry.effect.toml`,
+//!   example-engine's `point_sprite.effect.toml`) the four shaders, the three groups' entries, the runtime's `StageDesc` and the draw's states;
 //! - passes with a geometry shader: the device accepts the four pipelines the runtime creates (of
 //!   that effect and of one made of the corpus's geometry test, when present), and a broken one
 //!   (a geometry shader's layout without its constant buffer) is reported, naming the pass.
@@ -384,6 +384,14 @@ fn validator_descriptors_equal_the_generated_code() {
     for p in &geometry {
         let desc = p.desc.as_geometry().expect("a pass with a geometry shader");
         check_generated_geometry!(geometry_expand, MainStage, desc, p.permutation);
+    }
+    // The example's pass with a geometry shader (DirectXTK's BasicEffect shaders around the
+    // project's own point-sprite geometry shader).
+    let sprites = effect_pipelines(&compile(&root().join("example-engine/effects/point_sprite.effect.toml")));
+    assert_eq!(sprites.len(), example_engine::effects::point_sprite_effect::Permutation::COUNT);
+    for p in &sprites {
+        let desc = p.desc.as_geometry().expect("a pass with a geometry shader");
+        check_generated_geometry!(example_engine::effects::point_sprite_effect, MainStage, desc, p.permutation);
     }
 }
 

@@ -4,15 +4,23 @@
 //! compared pixel by pixel with independent CPU computations of their HLSL equations
 //! (`dxbc_wgsl_tests::{basic_effect_model, dual_texture_model, skinned_effect_model}`), fed with
 //! the tiles' scenes in application terms (camera, world matrix, lights, material, fog distances,
-//! bones), never with the constant-buffer bytes.
+//! bones), never with the constant-buffer bytes. So are the point sprites (the sheet's pass with a
+//! geometry shader): every vertex of the torus a square of `point_sprite::SPRITE_SIZE` pixels
+//! around its projection, in BasicEffect's colour, nearest in depth on top
+//! (`dxbc_wgsl_tests::point_sprite_model`).
 //!
 //! Which triangle a pixel shows is found on the CPU (`mesh_raster`: nearest covering triangle);
 //! pixels within 0.3 pixels of that triangle's edges, whose nearest texel is ambiguous (within 5% of a
 //! texel boundary between different colours), or that show a back face are left out.
 //!
+//! Which sprite a pixel shows is found on the CPU too: pixels within 0.3 pixels of the edge of a
+//! sprite that could show there, or where two sprites of different colours lie too close in depth
+//! to order, are left out.
+//!
 //! Tolerance, fixed before the comparisons were written: 2/255 per channel on an Rgba8Unorm target.
 //! Each CPU check is shown to be able to fail: a mirrored key light (BasicEffect), constants one
-//! register late (DualTextureEffect) and two swapped bones (SkinnedEffect) exceed it.
+//! register late (DualTextureEffect), two swapped bones (SkinnedEffect) and sprites of twice the
+//! size (point sprites) exceed it.
 //!
 //! Needs a GPU adapter (CI installs lavapipe); `DXBC_WGSL_SKIP_GPU=1` skips explicitly.
 
@@ -23,12 +31,13 @@ use dxbc_wgsl_tests::basic_effect_model::{to_unorm8, BasicParams, PixelLightingV
 use dxbc_wgsl_tests::dual_texture_model::{DualParams, DualVaryings};
 use dxbc_wgsl_tests::gpu::{check_pixels, format_checks, gpu_or_skip, PixelCheck};
 use dxbc_wgsl_tests::mesh_raster::ScreenMesh;
+use dxbc_wgsl_tests::point_sprite_model::{self, Shown, Sprite};
 use dxbc_wgsl_tests::raster::interpolate;
 use dxbc_wgsl_tests::skinned_effect_model::{skin, Bone, IDENTITY_BONE};
-use example_engine::effects::{basic_effect, dual_texture_effect, skinned_effect};
+use example_engine::effects::{basic_effect, dual_texture_effect, point_sprite_effect, skinned_effect};
 use example_engine::math::Mat4;
 use example_engine::sheet::common::{LitScene, CLEAR_COLOR};
-use example_engine::sheet::{self, basic, dual_texture, skinned, Sheet, TILE_HEIGHT, TILE_WIDTH};
+use example_engine::sheet::{self, basic, dual_texture, point_sprite, skinned, Sheet, TILE_HEIGHT, TILE_WIDTH};
 use example_engine::texture::TextureImage;
 use example_engine::Image;
 
@@ -40,6 +49,9 @@ const STEP: u32 = 2;
 /// left out: the sheet's meshes have triangles a few pixels wide, and what matters is only that
 /// rounding (sub-pixel snapping, float error) cannot move the centre across a silhouette edge.
 const EDGE_MARGIN: f64 = 0.3;
+/// Sprites of different colours whose depths (z / w) differ by less than this are not ordered: the
+/// pixels where both could show are left out (the GPU's f32 depth is exact to about 1e-7 there).
+const DEPTH_MARGIN: f64 = 1e-5;
 
 static SHEET: OnceLock<Option<Sheet>> = OnceLock::new();
 
@@ -85,6 +97,7 @@ fn every_family_is_drawn_with_labelled_tiles() {
         ("DualTextureEffect", (4, 4)),
         ("EnvironmentMapEffect", (56, 8)),
         ("NormalMapEffect", (16, 8)),
+        ("PointSpriteEffect (own geometry shader)", (2, 2)),
         ("PostProcess (BasicPostProcess)", (8, 8)),
         ("PostProcess (DualPostProcess)", (2, 2)),
         ("SkinnedEffect", (36, 8)),
@@ -176,6 +189,7 @@ fn permutations_that_change_the_shading_change_the_tile() {
         ("NormalMapEffect", "specular map", "no specular map"),
         ("NormalMapEffect", "specular map", "vertex colour + specular map"),
         ("NormalMapEffect", "no specular map", "no specular map + fog"),
+        ("PointSpriteEffect (own geometry shader)", "diffuse colour", "vertex colour"),
         ("SkinnedEffect", "vertex lighting, 1 bone", "vertex lighting, 2 bones"),
         ("SkinnedEffect", "vertex lighting, 2 bones", "vertex lighting, 4 bones"),
         ("SkinnedEffect", "vertex lighting, 4 bones", "vertex lighting, 4 bones + fog"),
@@ -594,4 +608,106 @@ fn skinned_effect_tiles_match_cpu_model() {
     let image = skinned::render_with(&gpu, permutation, &skinned::mesh(permutation.weights), &parameters)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_detected(&format!("SkinnedEffect / {label}, bones swapped"), &image, &skinned_expected(&scene, permutation));
+}
+
+/// The point-sprite tiles' sprites, in draw order: every vertex of the torus, transformed and
+/// coloured by BasicEffect's `VSBasic` (`VSBasicVc` with vertex colour; no fog) and written by
+/// `PSBasic`, a square of `size` pixels around its projection.
+fn point_sprites(scene: &LitScene, permutation: point_sprite_effect::Permutation, size: f32) -> Vec<Sprite> {
+    let p = basic_params(scene, false);
+    point_sprite::mesh()
+        .vertices
+        .iter()
+        .map(|v| {
+            let color = if permutation.vertex_color { v.color } else { [1.0; 4] };
+            let out = p.vs_basic([v.position[0], v.position[1], v.position[2], 1.0], color);
+            let rgba = to_unorm8(p.ps_basic([1.0; 4], &out));
+            Sprite::new(out.position_ps, f64::from(size), rgba, TILE_WIDTH, TILE_HEIGHT)
+        })
+        .collect()
+}
+
+/// What the CPU model says a point-sprite tile shows at every pixel it can decide.
+fn point_sprite_expected(sprites: &[Sprite]) -> Vec<(u32, u32, Shown, [u8; 4])> {
+    let clear = to_unorm8([CLEAR_COLOR[0], CLEAR_COLOR[1], CLEAR_COLOR[2], 1.0]);
+    let mut out = Vec::new();
+    for y in 0..TILE_HEIGHT {
+        for x in 0..TILE_WIDTH {
+            if let Some(shown) = point_sprite_model::shown(sprites, x, y, EDGE_MARGIN, DEPTH_MARGIN) {
+                let rgba = match shown {
+                    Shown::Background => clear,
+                    Shown::Sprite(i) => sprites[i].color,
+                };
+                out.push((x, y, shown, rgba));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn point_sprite_tiles_match_cpu_model() {
+    let Some(sheet) = rendered_sheet() else {
+        return;
+    };
+    let scene = point_sprite::scene();
+    let pixels = |expected: &[(u32, u32, Shown, [u8; 4])]| -> Vec<(u32, u32, [u8; 4])> {
+        expected.iter().map(|&(x, y, _, rgba)| (x, y, rgba)).collect()
+    };
+    for (label, permutation) in point_sprite::TILES {
+        let sprites = point_sprites(&scene, permutation, point_sprite::SPRITE_SIZE);
+        assert!(
+            sprites.iter().all(|s| s.depth > 0.0 && s.depth < 1.0),
+            "every point lies between the near and far planes"
+        );
+        let expected = point_sprite_expected(&sprites);
+        let image = tile(sheet, point_sprite::FAMILY, label);
+        compare(&format!("{} / {label}", point_sprite::FAMILY), image, &pixels(&expected));
+        // What was checked: many sprites, each at its centre pixel among others, and background
+        // around and inside the torus.
+        let shown: std::collections::BTreeSet<usize> =
+            expected.iter().filter_map(|&(_, _, s, _)| if let Shown::Sprite(i) = s { Some(i) } else { None }).collect();
+        let centres = expected
+            .iter()
+            .filter(|&&(x, y, s, _)| {
+                let Shown::Sprite(i) = s else { return false };
+                let c = sprites[i].centre;
+                (c[0].floor(), c[1].floor()) == (f64::from(x), f64::from(y))
+            })
+            .count();
+        let background = expected.iter().filter(|&&(_, _, s, _)| s == Shown::Background).count();
+        println!(
+            "{label}: {} of {} pixels decided: {} sprites of {} shown, {centres} at their centre pixel, \
+             {background} background pixels",
+            expected.len(),
+            TILE_WIDTH * TILE_HEIGHT,
+            shown.len(),
+            sprites.len()
+        );
+        assert!(shown.len() >= 200 && centres >= 100, "{label}: too few sprites checked");
+        assert!(background >= 1000, "{label}: too few background pixels checked");
+
+        // The torus's centre (the object-space origin) projects into its hole: background.
+        let hole = basic_params(&scene, false).vs_basic([0.0, 0.0, 0.0, 1.0], [1.0; 4]).position_ps;
+        let [hx, hy] = dxbc_wgsl_tests::raster::to_screen(hole, TILE_WIDTH, TILE_HEIGHT).map(|c| c.floor() as u32);
+        let at = expected.iter().find(|&&(x, y, _, _)| (x, y) == (hx, hy));
+        assert!(
+            matches!(at, Some((_, _, Shown::Background, _))),
+            "{label}: the model leaves pixel ({hx}, {hy}) in the hole background"
+        );
+        assert_eq!(image.pixel(hx, hy), at.unwrap().3, "{label}: pixel ({hx}, {hy}) in the torus's hole");
+    }
+
+    // Can fail: sprites of twice the size (the geometry shader's half size doubled).
+    let gpu = gpu_or_skip("point_sprite_tiles_match_cpu_model").expect("the sheet rendered, so a GPU exists");
+    let (label, permutation) = point_sprite::TILES[1];
+    let image = point_sprite::render_with(
+        &gpu,
+        permutation,
+        &point_sprite::parameters(&scene),
+        &point_sprite::sprite(2.0 * point_sprite::SPRITE_SIZE),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let expected = point_sprite_expected(&point_sprites(&scene, permutation, point_sprite::SPRITE_SIZE));
+    assert_detected(&format!("{} / {label}, sprites twice the size", point_sprite::FAMILY), &image, &pixels(&expected));
 }

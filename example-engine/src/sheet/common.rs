@@ -163,6 +163,34 @@ pub fn draw_tile(
     target.read_back(gpu)
 }
 
+/// [`draw_tile`] for a pass with a geometry shader, whose compute work precedes the render pass:
+/// `prepare` records it into the command encoder before the pass opens and returns the prepared
+/// draw (the generated `<Pass>Stage::prepare`), `draw` draws that inside the pass
+/// (`<Pass>Stage::draw`), and once the work is submitted the prepared draw goes to `recycle`
+/// (`<Pass>Stage::recycle`), whose buffers then serve a later draw.
+pub fn draw_geometry_tile<P>(
+    gpu: &Gpu,
+    what: &str,
+    clear: wgpu::Color,
+    prepare: impl FnOnce(&wgpu::Device, &mut wgpu::CommandEncoder) -> Result<P, GpuError>,
+    draw: impl FnOnce(&mut wgpu::RenderPass<'_>, &P),
+    recycle: impl FnOnce(P),
+) -> Result<Image, GpuError> {
+    let target = Target::new(gpu, TILE_WIDTH, TILE_HEIGHT);
+    let prepared = gpu.scoped(what, |device| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let prepared = prepare(device, &mut encoder)?;
+        {
+            let mut pass = target.begin_pass(&mut encoder, clear);
+            draw(&mut pass, &prepared);
+        }
+        gpu.queue.submit([encoder.finish()]);
+        Ok::<P, GpuError>(prepared)
+    })??;
+    recycle(prepared);
+    target.read_back(gpu)
+}
+
 /// HLSL's default (column-major) packing of a 4x3 matrix (the first three columns of `m`, used
 /// as `mul(float4 position, m)`): register k holds column k.
 pub fn columns4x3(m: &Mat4) -> [[f32; 4]; 3] {

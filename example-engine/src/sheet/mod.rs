@@ -1,6 +1,7 @@
 //! The contact sheet (`example-engine --all-effects`): every DirectXTK effect family, each with up
 //! to eight of its permutations, drawn through the generated bindings into labelled tiles of one
-//! image.
+//! image, and the point sprites (`point_sprite`: BasicEffect's shaders around a geometry shader
+//! of the project's own, the sheet's pass with a geometry shader).
 //!
 //! Each family module (`basic`, `skinned`, ...) exposes its scene in application terms (`scene()`,
 //! `mesh()`, textures), the constants it derives from them the way DirectXTK's C++ classes do
@@ -15,6 +16,7 @@ pub mod dual_texture;
 pub mod environment_map;
 pub mod font;
 pub mod normal_map;
+pub mod point_sprite;
 pub mod post_process;
 pub mod skinned;
 pub mod sprite;
@@ -36,10 +38,10 @@ struct Family {
 }
 
 /// The rows, in order.
-fn families() -> [Family; 11] {
+fn families() -> [Family; 12] {
     use crate::effects::{
         alpha_test_effect, basic_effect, basic_post_process, debug_effect, dual_post_process, dual_texture_effect,
-        environment_map_effect, normal_map_effect, skinned_effect, sprite_effect,
+        environment_map_effect, normal_map_effect, point_sprite_effect, skinned_effect, sprite_effect,
     };
     [
         Family {
@@ -63,6 +65,11 @@ fn families() -> [Family; 11] {
             name: normal_map::FAMILY,
             permutations: normal_map_effect::Permutation::COUNT,
             tiles: normal_map::tiles,
+        },
+        Family {
+            name: point_sprite::FAMILY,
+            permutations: point_sprite_effect::Permutation::COUNT,
+            tiles: point_sprite::tiles,
         },
         Family {
             name: post_process::BASIC_FAMILY,
@@ -244,7 +251,8 @@ mod tests {
             }
         }
         use crate::effects::{
-            alpha_test_effect, basic_post_process, dual_post_process, dual_texture_effect, sprite_effect,
+            alpha_test_effect, basic_post_process, dual_post_process, dual_texture_effect, point_sprite_effect,
+            sprite_effect,
         };
         check(alpha_test::FAMILY, &alpha_test::TILES, |p| p.index().is_some());
         check(basic::FAMILY, &basic::TILES, |p| p.index().is_some());
@@ -252,6 +260,7 @@ mod tests {
         check(dual_texture::FAMILY, &dual_texture::TILES, |p| p.index().is_some());
         check(environment_map::FAMILY, &environment_map::TILES, |p| p.index().is_some());
         check(normal_map::FAMILY, &normal_map::TILES, |p| p.index().is_some());
+        check(point_sprite::FAMILY, &point_sprite::TILES, |p| p.index().is_some());
         check(post_process::BASIC_FAMILY, &post_process::BASIC_TILES, |p| p.index().is_some());
         check(post_process::DUAL_FAMILY, &post_process::DUAL_TILES, |p| p.index().is_some());
         check(skinned::FAMILY, &skinned::TILES, |p| p.index().is_some());
@@ -262,6 +271,7 @@ mod tests {
         assert_eq!(post_process::BASIC_TILES.len(), basic_post_process::Permutation::COUNT);
         assert_eq!(post_process::DUAL_TILES.len(), dual_post_process::Permutation::COUNT);
         assert_eq!(sprite::TILES.len(), sprite_effect::Permutation::COUNT);
+        assert_eq!(point_sprite::TILES.len(), point_sprite_effect::Permutation::COUNT);
     }
 
     #[test]
