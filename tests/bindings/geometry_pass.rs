@@ -125,3 +125,40 @@ fn points_become_quads_of_their_colour() {
     }
     assert!(wrong.is_empty(), "{} pixels differ, the first: {:?}", wrong.len(), &wrong[..wrong.len().min(8)]);
 }
+
+/// Vertex and index buffers made for a D3D-style draw (`VERTEX`/`INDEX` usage, no `STORAGE`) are
+/// `prepare`'s error naming the buffer, not a wgpu validation panic inside it.
+#[test]
+fn buffers_without_storage_usage_are_prepare_errors() {
+    let Some(gpu) = gpu_or_skip("buffers_without_storage_usage_are_prepare_errors") else { return };
+    let device = &gpu.device;
+    let stage = fx::MainStage::new(device, fx::Permutation::default(), &[wgpu::TextureFormat::Rgba8Unorm], None)
+        .expect("stage");
+    let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("Parameters"),
+        contents: bytemuck::bytes_of(&fx::Parameters::default()),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    let groups = stage.bind_groups(device, &fx::GeometryResources { parameters: &params }).expect("groups");
+    let buffer = |usage| {
+        device.create_buffer(&wgpu::BufferDescriptor { label: None, size: 64, usage, mapped_at_creation: false })
+    };
+    let (storage, vertex, index) =
+        (buffer(wgpu::BufferUsages::STORAGE), buffer(wgpu::BufferUsages::VERTEX), buffer(wgpu::BufferUsages::INDEX));
+    let prepare = |slots: &[Option<(&wgpu::Buffer, u64)>], draw: &fx::primitive_stage::DrawCall, indices| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        stage.prepare(device, &mut encoder, draw, slots, indices, &groups).map(drop).map_err(|e| e.to_string())
+    };
+    let draw = fx::MainStage::draw_call(2, 1);
+    let indexed = fx::primitive_stage::DrawCall { index: Some((wgpu::IndexFormat::Uint16, 0)), ..draw };
+    for (slots, draw, indices, what) in [
+        ([Some((&vertex, 0)), Some((&storage, 0))], &draw, None, "vertex buffer slot 0"),
+        ([Some((&storage, 0)), Some((&vertex, 0))], &draw, None, "vertex buffer slot 1"),
+        ([Some((&storage, 0)), Some((&storage, 0))], &indexed, Some(&index), "the index buffer"),
+    ] {
+        let error = prepare(&slots, draw, indices).expect_err(what);
+        assert!(error.starts_with(&format!("{what} lacks BufferUsages::STORAGE")), "{error}");
+    }
+    // The index buffer of a non-indexed draw is not read, and null slots read zeros.
+    assert_eq!(prepare(&[Some((&storage, 0)), None], &draw, Some(&index)), Ok(()));
+}

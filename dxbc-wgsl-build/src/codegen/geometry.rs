@@ -708,7 +708,8 @@ impl Gen<'_> {
         w.doc("# Errors");
         w.doc("");
         w.doc("The runtime's: a draw topology that does not feed the geometry shader, a draw too large for the");
-        w.doc("device's bindings, offsets WebGPU cannot bind.");
+        w.doc("device's bindings, offsets WebGPU cannot bind, a vertex or index buffer without");
+        w.doc("`wgpu::BufferUsages::STORAGE`.");
         w.doc("");
         w.doc("# Panics");
         w.doc("");

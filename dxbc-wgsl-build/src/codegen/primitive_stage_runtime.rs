@@ -595,6 +595,12 @@ pub enum PrimitiveStageError {
         /// The offset.
         offset: u64,
     },
+    /// A vertex or index buffer the draw reads lacks `BufferUsages::STORAGE` (the vertex module
+    /// reads them as storage buffers).
+    NotStorage {
+        /// Which buffer: `vertex buffer slot N` or `the index buffer`.
+        what: String,
+    },
     /// The device cannot run the stage (a limit below what it needs).
     Device(String),
 }
@@ -619,6 +625,10 @@ impl fmt::Display for PrimitiveStageError {
                 write!(f, "the draw needs at least {chunks} chunks, over {MAX_CHUNKS}")
             }
             PrimitiveStageError::BadOffset { what, offset } => write!(f, "{what}: offset {offset} cannot be bound"),
+            PrimitiveStageError::NotStorage { what } => write!(
+                f,
+                "{what} lacks BufferUsages::STORAGE: a draw with a geometry shader reads its vertex and index buffers as storage buffers (create them with STORAGE)"
+            ),
             PrimitiveStageError::Device(what) => write!(f, "the device cannot run the primitive stage: {what}"),
         }
     }
@@ -1111,7 +1121,9 @@ impl PrimitiveStage {
     /// # Errors
     /// Those of [`plan_chunks`]; [`PrimitiveStageError::DrawTooLarge`] when the draw's indices
     /// or the assembly table of an indexed strip draw exceed a binding;
-    /// [`PrimitiveStageError::BadOffset`] for offsets past 32 bits.
+    /// [`PrimitiveStageError::BadOffset`] for offsets past 32 bits;
+    /// [`PrimitiveStageError::NotStorage`] for a vertex buffer of a slot the vertex shader reads,
+    /// or the index buffer of an indexed draw, without `BufferUsages::STORAGE`.
     #[allow(clippy::too_many_arguments)]
     pub fn prepare(
         &self,
@@ -1124,6 +1136,17 @@ impl PrimitiveStage {
         geometry_group: Option<&wgpu::BindGroup>,
     ) -> Result<Prepared, PrimitiveStageError> {
         let desc = &self.desc;
+        // The buffers are bound as storage below; a missing usage is this error, not a
+        // validation error of a bind group the caller never made.
+        let not_storage = |b: &wgpu::Buffer| !b.usage().contains(wgpu::BufferUsages::STORAGE);
+        for &slot in desc.vertex_slots.iter() {
+            if vertex_buffers.get(slot as usize).copied().flatten().is_some_and(|(b, _)| not_storage(b)) {
+                return Err(PrimitiveStageError::NotStorage { what: format!("vertex buffer slot {slot}") });
+            }
+        }
+        if draw.index.is_some() && index_buffer.is_some_and(not_storage) {
+            return Err(PrimitiveStageError::NotStorage { what: "the index buffer".into() });
+        }
         let limits = device.limits();
         // Chunks follow the cap; the draw's own buffers (vertex and index buffers, the assembly
         // table) only the device's limits.
