@@ -418,3 +418,13 @@ fn undeclared_geometry_inputs_are_refused() {
         assert!(r.detail.contains(what), "{what}: {}", r.detail);
     }
 }
+
+/// `Topology::PatchList(0)` (the enum admits it; D3D11 has patches of 1-32 points) has no
+/// candidate primitives instead of dividing by zero.
+#[test]
+fn a_patch_list_of_no_points_has_no_candidates() {
+    use dxbc_wgsl::geometry::Topology;
+    assert_eq!(Topology::PatchList(0).candidates(10), 0);
+    assert_eq!(Topology::PatchList(0).positions_of(0, 3, 10), (0, 0));
+    assert_eq!(Topology::PatchList(3).candidates(10), 3);
+}
