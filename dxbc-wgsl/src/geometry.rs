@@ -213,13 +213,14 @@ impl Topology {
     /// Candidate primitives of a strip (or list) of `positions` input positions: the geometry
     /// module runs one invocation per candidate (and GS instance); candidates that complete no
     /// primitive (a strip with adjacency's odd positions, a strip's last positions) emit nothing.
+    /// A patch list of no control points (`PatchList(0)`, no D3D11 topology) has none.
     pub fn candidates(self, positions: u32) -> u32 {
         let n = self.input_primitive().vertices();
         match self {
             Topology::LineStrip | Topology::TriangleStrip | Topology::LineStripAdj => positions.saturating_sub(n - 1),
             // Triangles start every second position; with restarts a strip may start at any.
             Topology::TriangleStripAdj => positions.saturating_sub(5),
-            _ => positions / n,
+            _ => positions.checked_div(n).unwrap_or(0),
         }
     }
 

@@ -444,3 +444,32 @@ fn line_strips_decompose_into_pairs_until_the_buffer_is_full() {
     assert_eq!(model.state[SO_STATISTICS + 4], 1, "overflow");
     assert_eq!(model.state[SO_DRAW_AUTO], 150);
 }
+
+/// A target buffer larger than one storage binding of the device is refused with
+/// `InvalidTargets` (D3D binds any size; the pass binds each target whole): it was a wgpu
+/// validation error when the bind group was created, which panics under wgpu's default handler.
+#[test]
+fn a_target_past_the_binding_limit_is_invalid_targets() {
+    let Some(dev) = common::device("a_target_past_the_binding_limit_is_invalid_targets") else { return };
+    let desc = SoDesc { entries: vec![entry(0, Some(0), 0, 4, 0)], strides: [16, 0, 0, 0], rasterized_stream: None };
+    let layout = SoLayout { registers: 1, index_stride: 3, prim_vertices: 1, regions: [Some(0), None, None, None] };
+    let so = new_so(&dev, &desc, &layout);
+    let vertices = dev.buffer("vertices", bytemuck::cast_slice(&vertex_words(0, 2, 1)), wgpu::BufferUsages::STORAGE);
+    let indices = dev.buffer("indices", bytemuck::cast_slice(&[0u32, 1, R]), wgpu::BufferUsages::STORAGE);
+    let chunks = [SoChunk { vertices: &vertices, indices: &indices, invocations: 1 }];
+    let limit = dev.device.limits().max_storage_buffer_binding_size;
+    let big = dev.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("past one binding"),
+        size: limit + 256,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let mut encoder = dev.device.create_command_encoder(&Default::default());
+    let targets = [Some(SoTarget { buffer: &big, start: SoStart::Offset(0) }), None, None, None];
+    match dev.scoped(|device| so.encode(device, &mut encoder, &chunks, targets)) {
+        Ok(Err(StreamOutputError::InvalidTargets(what))) => {
+            assert!(what.contains("max_storage_buffer_binding_size"), "{what}")
+        }
+        other => panic!("a target of {} bytes: {other:?}", limit + 256),
+    }
+}

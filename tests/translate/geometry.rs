@@ -374,3 +374,57 @@ fn instance_step_rates_reach_the_vertex_module_unchanged() {
         assert!(t.wgsl.contains(call), "{rate:?}: {call} in\n{}", t.wgsl);
     }
 }
+
+/// A geometry shader reading an input it does not declare (`v[k][r]` of an undeclared
+/// register, `vPrim`, `vGSInstanceID`), or an input register by a relative index (which needs a
+/// `dcl_indexrange`), is refused at the instruction, as the other stages refuse an undeclared
+/// `v#`; it read zeros.
+#[test]
+fn undeclared_geometry_inputs_are_refused() {
+    use dxbc_wgsl::{RefusalReason, TranslateError};
+    use dxbc_wgsl_tests::asm::*;
+    let pos = Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw");
+    let gs = |source: Vec<u32>| {
+        let decls = [
+            dcl_input_primitive(3),
+            dcl_output_topology(5),
+            dcl_max_output(1),
+            dcl_gs_input(3, 0, "xyzw", NAME_POSITION),
+            dcl_output(0, "xyzw", NAME_POSITION),
+        ];
+        let body =
+            [ins(MOV, &[dst(TEMP, 0, "x"), imm([0; 4])]), ins(MOV, &[dst(OUTPUT, 0, "xyzw"), source]), bare(EMIT)];
+        shader(GS_4_0, &[pos], &[pos], &decls, 1, &body)
+    };
+    // v[r0.x + 0][0]: a relative vertex index into a declared register translates.
+    translate(&gs(src_vertex_relative(0, 0, 0, 0, "xyzw")), &TranslateOptions::default()).expect("v[r0.x][0]");
+    let relative_register = {
+        let mut op = src_vertex(0, 0, "xyzw");
+        // Index 1 (the register): immediate + relative `r0.x`.
+        op[0] |= 3 << 25;
+        op.extend([2 | (2 << 2) | (TEMP << 12) | (1 << 20), 0]);
+        op
+    };
+    for (source, what) in [
+        (src_vertex(1, 3, "xyzw"), "v[][3] is not declared"),
+        (scalar_input(INPUT_PRIMITIVE_ID), "vPrim is not declared"),
+        (scalar_input(INPUT_GS_INSTANCE_ID), "vGSInstanceID is not declared"),
+        (relative_register, "relative indexing of a geometry-shader input's register"),
+    ] {
+        let Err(TranslateError::Unsupported(r)) = translate(&gs(source), &TranslateOptions::default()) else {
+            panic!("{what}: not refused")
+        };
+        assert_eq!((r.reason, r.instruction), (RefusalReason::OperandUnsupported, Some(7)), "{what}: {r:?}");
+        assert!(r.detail.contains(what), "{what}: {}", r.detail);
+    }
+}
+
+/// `Topology::PatchList(0)` (the enum admits it; D3D11 has patches of 1-32 points) has no
+/// candidate primitives instead of dividing by zero.
+#[test]
+fn a_patch_list_of_no_points_has_no_candidates() {
+    use dxbc_wgsl::geometry::Topology;
+    assert_eq!(Topology::PatchList(0).candidates(10), 0);
+    assert_eq!(Topology::PatchList(0).positions_of(0, 3, 10), (0, 0));
+    assert_eq!(Topology::PatchList(3).candidates(10), 3);
+}

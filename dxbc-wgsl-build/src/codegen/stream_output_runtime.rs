@@ -638,8 +638,9 @@ impl StreamOutput {
     ///
     /// # Errors
     /// [`StreamOutputError::Device`] when a buffer cannot be mapped;
-    /// [`StreamOutputError::InvalidTargets`] for a misaligned offset, a buffer larger than 4 GiB
-    /// or a chunk of over 2^31 invocations.
+    /// [`StreamOutputError::InvalidTargets`] for a misaligned offset, a buffer larger than one
+    /// storage binding of `device` (`max_storage_buffer_binding_size`) or than 4 GiB, or a chunk
+    /// of over 2^31 invocations.
     pub fn encode(
         &self,
         device: &wgpu::Device,
@@ -648,12 +649,20 @@ impl StreamOutput {
         targets: [Option<SoTarget<'_>>; 4],
     ) -> Result<(), StreamOutputError> {
         let bad = |s: String| Err(StreamOutputError::InvalidTargets(s));
+        // Each target is bound whole as a storage buffer.
+        let binding_limit = device.limits().max_storage_buffer_binding_size;
         let mut bound = 0u32;
         let mut capacities = [0u32; 4];
         let mut offsets = [0u32; 4];
         let mut reset = 0u32;
         for (s, t) in targets.iter().enumerate() {
             let Some(t) = t else { continue };
+            if t.buffer.size() > binding_limit {
+                return bad(format!(
+                    "slot {s}: a buffer of {} bytes, over the device's max_storage_buffer_binding_size ({binding_limit})",
+                    t.buffer.size()
+                ));
+            }
             let Ok(size) = u32::try_from(t.buffer.size()) else {
                 return bad(format!("slot {s}: a buffer of {} bytes (4 GiB at most)", t.buffer.size()));
             };

@@ -656,9 +656,27 @@ impl Cx<'_, '_> {
                 "a geometry-shader input read without its vertex index (v[k][r])",
             ));
         };
-        let (k, r) = (k.clone(), r.clone());
+        // The register: a declared one (as `v#` of the other stages); relative register indexing
+        // needs a `dcl_indexrange`, which geometry-shader inputs do not translate yet.
+        let reg = match r {
+            Index::Imm(v) => u64::from(*v),
+            Index::Imm64(v) => *v,
+            Index::Relative { .. } => {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::OperandUnsupported,
+                    "relative indexing of a geometry-shader input's register (v[k][r#])",
+                ))
+            }
+        };
+        let declared = self.m.inputs.iter().any(|d| d.operand.ty == OperandType::Input && u64::from(d.register) == reg);
+        if !declared {
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("v[][{reg}] is not declared")));
+        }
+        let k = k.clone();
         let k = self.prim_index(i, &k)?;
-        let r = self.prim_index(i, &r)?;
+        let r = self.b.u32(reg as u32);
         let v = self.prim_call("gs_input", vec![k, r])?;
         Ok((v, U, false))
     }
@@ -680,6 +698,10 @@ impl Cx<'_, '_> {
                 RefusalReason::OperandUnsupported,
                 format!("{ty:?} outside a geometry shader"),
             ));
+        }
+        if !self.m.inputs.iter().any(|d| d.operand.ty == ty) {
+            let name = if ty == OperandType::InputPrimitiveId { "vPrim" } else { "vGSInstanceID" };
+            return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{name} is not declared")));
         }
         let name = if ty == OperandType::InputPrimitiveId { "gs_prim_id" } else { "gs_instance_id" };
         Ok((self.prim_global(name)?, U, true))
