@@ -294,6 +294,7 @@ pub fn draw_vertex_shader(
         derivative_uniformity_off: false,
         required_features: gs.required_features.clone(),
         geometry: gs.geometry.clone(),
+        per_primitive: gs.per_primitive,
     };
     let draw = guarded(|| dxbc_wgsl::geometry_draw_vertex_shader(&t, interpolation))?;
     StageInfo::from_translation(&draw).ok_or(ShaderError::Stage(draw.stage))

@@ -36,6 +36,10 @@ pub struct StageInfo {
     /// driving it needs (`dcl_maxout`, the registers per record and per output vertex, ...).
     #[serde(default)]
     pub geometry: Option<dxbc_wgsl::geometry::GeometryInfo>,
+    /// What a vertex or geometry shader writes per primitive (SV_RenderTargetArrayIndex,
+    /// SV_ViewportArrayIndex, a cull flag): the pass draws per layer and viewport.
+    #[serde(default)]
+    pub per_primitive: dxbc_wgsl::select::PrimitiveSelect,
 }
 
 /// Short description of what a binding holds, for messages and docs:
@@ -79,6 +83,7 @@ impl StageInfo {
             workgroup_storage_bytes: t.workgroup_storage_bytes,
             required_features: t.required_features.clone(),
             geometry: t.geometry.clone(),
+            per_primitive: t.per_primitive,
         })
     }
 }

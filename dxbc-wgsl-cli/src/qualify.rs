@@ -456,6 +456,18 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
         // Checked when the effect file was read.
         let _ = options.set_view_format(v);
     }
+    // A vertex shader that runs only in the primitive stage (it writes SV_CullDistance) is
+    // checked as the compute module it becomes there, its inputs pulled as the signature packs
+    // them.
+    let primitive_stage = std::panic::catch_unwind(|| {
+        dxbc_wgsl::Shader::parse(&bytes, &dxbc_wgsl::ReadOptions { verify_checksum: false })
+            .ok()
+            .filter(dxbc_wgsl::geometry::needs_primitive_stage)
+            .map(|s| dxbc_wgsl::geometry::VertexPulling::packed(&s))
+    });
+    if let Ok(Some(pulling)) = primitive_stage {
+        options.vertex_stage = dxbc_wgsl::VertexStage::Compute(pulling);
+    }
     let result = std::panic::catch_unwind(|| translate(&bytes, &options));
     let mut wgsl = None;
     let mut translation = None;

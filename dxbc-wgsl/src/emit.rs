@@ -56,5 +56,6 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
         derivative_uniformity_off: l.derivative_uniformity_off,
         required_features,
         geometry: l.geometry,
+        per_primitive: l.per_primitive,
     })
 }

@@ -310,6 +310,11 @@ pub struct GeometryInfo {
     /// Index words per invocation in the output strips (`2 × max_vertices + 1`: an emit and a
     /// cut per vertex, and the restart that ends the invocation); 0 for a point list.
     pub index_stride: u32,
+    /// The register (below `output_registers`) holding the cull flag of each output primitive
+    /// on its leading vertex, when the shader writes SV_CullDistance (`crate::select`): its `x`
+    /// is 1 when one cull distance is negative at every vertex of the primitive.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub cull_flag_register: Option<u32>,
 }
 
 impl GeometryInfo {
@@ -500,6 +505,62 @@ pub struct VertexPulling {
     pub record_registers: u32,
 }
 
+impl VertexPulling {
+    /// A layout for `shader`'s input signature alone: each input register's elements as one
+    /// 32-bit element of its component type and width (`Float32x4`, `Uint32x2`, ...), packed
+    /// in register order in slot 0 (per-vertex data; system values are not pulled), and
+    /// `record_registers` the shader's highest output register + 1. What `qualify` checks a
+    /// vertex shader in front of the primitive stage with; an effect's pass uses its own layout.
+    pub fn packed(shader: &crate::Shader<'_>) -> VertexPulling {
+        use crate::chunks::signature::ComponentType as C;
+        let mut regs: Vec<u32> = shader
+            .inputs
+            .elements
+            .iter()
+            .filter(|e| e.system_value == 0 && e.register < 32)
+            .map(|e| e.register)
+            .collect();
+        regs.sort_unstable();
+        regs.dedup();
+        let mut offset = 0u32;
+        let mut elements = Vec::new();
+        for reg in regs {
+            let elems: Vec<_> =
+                shader.inputs.elements.iter().filter(|e| e.register == reg && e.system_value == 0).collect();
+            let mask = elems.iter().fold(0u8, |a, e| a | e.mask);
+            let width = (8 - mask.leading_zeros()).clamp(1, 4);
+            use VertexFormat as F;
+            let format = match (elems.first().map(|e| e.component_type), width) {
+                (Some(C::Uint32), 1) => F::Uint32,
+                (Some(C::Uint32), 2) => F::Uint32x2,
+                (Some(C::Uint32), 3) => F::Uint32x3,
+                (Some(C::Uint32), _) => F::Uint32x4,
+                (Some(C::Sint32), 1) => F::Sint32,
+                (Some(C::Sint32), 2) => F::Sint32x2,
+                (Some(C::Sint32), 3) => F::Sint32x3,
+                (Some(C::Sint32), _) => F::Sint32x4,
+                (_, 1) => F::Float32,
+                (_, 2) => F::Float32x2,
+                (_, 3) => F::Float32x3,
+                _ => F::Float32x4,
+            };
+            elements.push(PulledElement { register: reg, slot: 0, offset, format, instance_step_rate: None });
+            offset += format.size();
+        }
+        let record_registers =
+            shader.outputs.elements.iter().map(|e| e.register).filter(|&r| r < 32).max().map_or(1, |r| r + 1);
+        VertexPulling { elements, strides: vec![offset.max(4)], record_registers }
+    }
+}
+
+/// Whether a vertex shader runs only in the primitive stage (`VertexStage::Compute` in front of
+/// a geometry stage, or of the implicit pass-through one): it writes SV_CullDistance, which
+/// WebGPU's rasterizer lacks and the primitive stage culls per primitive (`crate::select`).
+pub fn needs_primitive_stage(shader: &crate::Shader<'_>) -> bool {
+    shader.program.version.stage == crate::ShaderStage::Vertex
+        && shader.outputs.elements.iter().any(|e| e.system_value == 3)
+}
+
 /// The maximum slot of a vertex buffer the vertex module reads (D3D11 has 32; WebGPU's
 /// default `maxStorageBuffersPerShaderStage` is 8, so passes stay far below).
 pub const MAX_VERTEX_BUFFER_SLOTS: u32 = 16;
@@ -635,5 +696,6 @@ pub fn geometry_draw_vertex_shader(
         derivative_uniformity_off: false,
         required_features: Vec::new(),
         geometry: None,
+        per_primitive: gs.per_primitive,
     })
 }

@@ -26,6 +26,7 @@ pub mod info;
 pub mod ir;
 pub mod lower;
 pub mod refusal;
+pub mod select;
 pub mod shader;
 pub mod sm4;
 
@@ -70,6 +71,12 @@ pub struct TranslateOptions {
     /// geometry shader wrote (a flat `@location` of its register, as the generated pass-through
     /// vertex shader passes it on) instead of WebGPU's `primitive_index`.
     pub behind_geometry: bool,
+    /// A pixel shader drawn once per layer and viewport (`select`, docs/per-primitive.md): what
+    /// the stage in front of it writes per primitive. With a source written, the shader starts
+    /// by discarding the primitives the draw does not render, and its SV_RenderTargetArrayIndex
+    /// and SV_ViewportArrayIndex read the sources (0 for a source not written). `None`: those
+    /// inputs read their own register's flat location and nothing is discarded.
+    pub primitive_select: Option<select::PrimitiveSelect>,
 }
 
 /// How a vertex shader is translated ([`TranslateOptions::vertex_stage`]).
@@ -587,6 +594,11 @@ pub struct Translation {
     /// For a geometry shader (translated as a compute shader): what the code driving it needs
     /// ([`geometry`]).
     pub geometry: Option<geometry::GeometryInfo>,
+    /// What a vertex or geometry shader writes per primitive (`select`): the locations of its
+    /// SV_RenderTargetArrayIndex and SV_ViewportArrayIndex and a geometry shader's cull flag,
+    /// which the pixel shader's [`TranslateOptions::primitive_select`] takes. Empty for the
+    /// other stages.
+    pub per_primitive: select::PrimitiveSelect,
 }
 
 /// Translates one shader given as the bytes of a DXBC container.

@@ -222,6 +222,31 @@ pub fn geometry_system_entries() -> Vec<wgpu::BindGroupLayoutEntry> {
     ]
 }
 
+/// The primitive stage's own buffers a vertex shader translated as compute binds (`@group(3)`:
+/// `DrawParams`, the records it writes, the index buffer, and the vertex buffers of `slots`), as
+/// the runtime declares them.
+pub fn vertex_system_entries(slots: &[u32]) -> Vec<wgpu::BindGroupLayoutEntry> {
+    use dxbc_wgsl::geometry as g;
+    let mut entries = geometry_system_entries();
+    entries.retain(|e| e.binding == g::DRAW_PARAMS);
+    let storage = |binding: u32, read_only: bool| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    entries.push(storage(g::VERTEX_RECORDS, false));
+    entries.push(storage(g::INDEX_BUFFER, true));
+    for &slot in slots {
+        entries.push(storage(g::VERTEX_BUFFER_BASE + slot, true));
+    }
+    entries
+}
+
 /// One pass × permutation of an effect and its pipeline.
 #[derive(Debug, Clone)]
 pub struct EffectPipeline {
@@ -823,6 +848,15 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
             };
             Ok(PipelineDesc::Render(Box::new(with_depth(d, &states, &info.outputs, false))))
         }
+        // A vertex shader translated as compute (the primitive stage's vertex module): its
+        // resources (group 0) and the primitive stage's buffers (group 3), slot 0 pulled.
+        Stage::Vertex if t.workgroup_size.is_some() => Ok(PipelineDesc::Compute(ComputePipelineDesc {
+            shader: own,
+            group: entries(Stage::Vertex),
+            resource_group: Stage::Vertex.group(),
+            system_group: Some(vertex_system_entries(&[0])),
+            features,
+        })),
         Stage::Vertex => {
             let vertex_buffer = plan::vertex_attributes(&info.inputs, &[]).map(|(a, stride)| vertex_buffer(&a, stride));
             let mut ps = String::new();

@@ -111,13 +111,7 @@ pub(crate) fn prune_functions(module: &mut naga::Module) {
 impl Cx<'_, '_> {
     /// Calls a helper of the library; returns its result.
     fn call_helper(&mut self, name: &str, arguments: Vec<E>) -> R<E> {
-        let function = *self
-            .f64_helpers
-            .get(name)
-            .ok_or_else(|| TranslateError::Internal(format!("f64.wgsl has no function `{name}`")))?;
-        let result = self.b.result_expr(Expression::CallResult(function));
-        self.b.stmt(Statement::Call { function, arguments, result: Some(result) });
-        Ok(result)
+        self.call_library(name, arguments)
     }
 
     /// `v` with `bits` applied to its high word (`op` = and, or, xor).

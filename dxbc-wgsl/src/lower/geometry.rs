@@ -32,10 +32,38 @@ pub const GEOMETRY_WGSL: &str = include_str!("geometry.wgsl");
 /// The vertex-pulling helper library's WGSL source (without its per-shader vertex buffers).
 pub const VERTEX_PULL_WGSL: &str = include_str!("vertex_pull.wgsl");
 
+/// The semantic of a geometry shader's cull-flag output (`GeometryInfo::cull_flag_register`).
+pub const CULL_FLAG_SEMANTIC: &str = "DXBC_WGSL_CULL_FLAG";
+
+/// What a vertex or geometry shader writes per primitive (`crate::select`): its
+/// SV_RenderTargetArrayIndex and SV_ViewportArrayIndex output registers (the rasterized
+/// stream's) and a geometry shader's cull flag.
+pub(super) fn per_primitive_outputs(
+    m: &crate::ir::Module<'_>,
+    geometry: Option<&GeometryInfo>,
+) -> crate::select::PrimitiveSelect {
+    let source = |sysval: u32| {
+        m.outputs.iter().find(|d| d.operand.ty == OperandType::Output && d.system_value == sysval).map(|d| {
+            crate::select::SelectSource { location: d.register, component: d.mask.trailing_zeros().min(3) as u8 }
+        })
+    };
+    if !matches!(m.version.stage, ShaderStage::Vertex | ShaderStage::Geometry) {
+        return crate::select::PrimitiveSelect::default();
+    }
+    crate::select::PrimitiveSelect {
+        render_target_array_index: source(sv::RENDER_TARGET_ARRAY_INDEX),
+        viewport_array_index: source(sv::VIEWPORT_ARRAY_INDEX),
+        cull_flag: geometry
+            .and_then(|g| g.cull_flag_register)
+            .map(|location| crate::select::SelectSource { location, component: 0 }),
+    }
+}
+
 /// The primitive-stage role of the module being lowered.
 pub(crate) enum PrimMode {
-    /// A geometry shader: the output registers `emit` stores, in register order.
-    Geometry { outputs: Vec<u32> },
+    /// A geometry shader: the output registers `emit` stores, in register order, and
+    /// `gs_cull`'s arguments when it writes cull distances.
+    Geometry { outputs: Vec<u32>, cull: Option<[u32; 6]> },
     /// A vertex shader in front of one: registers per vertex record.
     VertexCompute { record_registers: u32 },
 }
@@ -45,6 +73,9 @@ pub(super) fn library_text(m: &crate::ir::Module<'_>, options: &crate::Translate
     match (m.version.stage, &options.vertex_stage) {
         (ShaderStage::Geometry, _) => Some(GEOMETRY_WGSL.to_string()),
         (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => Some(vertex_pull_text(p)),
+        (ShaderStage::Pixel, _) if options.primitive_select.is_some_and(|s| s.selects()) => {
+            Some(crate::select::SELECT_WGSL.to_string())
+        }
         _ => None,
     }
 }
@@ -116,23 +147,12 @@ fn input_primitive(p: DeclPrimitive) -> Option<InputPrimitive> {
 impl Cx<'_, '_> {
     /// Calls helper `name` of the library for its value.
     fn prim_call(&mut self, name: &str, arguments: Vec<E>) -> R<E> {
-        let function = *self
-            .f64_helpers
-            .get(name)
-            .ok_or_else(|| TranslateError::Internal(format!("the primitive-stage library has no function `{name}`")))?;
-        let result = self.b.result_expr(Expression::CallResult(function));
-        self.b.stmt(Statement::Call { function, arguments, result: Some(result) });
-        Ok(result)
+        self.call_library(name, arguments)
     }
 
     /// Calls helper `name` of the library for its effect.
     fn prim_call_void(&mut self, name: &str, arguments: Vec<E>) -> R<()> {
-        let function = *self
-            .f64_helpers
-            .get(name)
-            .ok_or_else(|| TranslateError::Internal(format!("the primitive-stage library has no function `{name}`")))?;
-        self.b.stmt(Statement::Call { function, arguments, result: None });
-        Ok(())
+        self.call_library_opt(name, arguments, false).map(|_| ())
     }
 
     /// The value of the library's private global `name`.
@@ -277,6 +297,7 @@ impl Cx<'_, '_> {
             ));
         }
         let mut out_vars = Vec::new();
+        let mut cull_lanes: Vec<(u32, u32)> = Vec::new();
         let mut position_register = None;
         let mut components = 0u32;
         for &reg in &out_regs {
@@ -308,16 +329,24 @@ impl Cx<'_, '_> {
                     position_register = Some(reg);
                     Some(crate::Builtin::Position)
                 }
-                4 | 5 => {
-                    return Err(refuse_decl(
-                        m,
-                        at,
-                        RefusalReason::SystemValueUnsupported,
-                        format!(
-                            "geometry-shader output {}: a per-primitive system value (layered and viewport-array rendering are not emulated yet)",
-                            sv_semantic(sysval)
-                        ),
-                    ))
+                // Per-primitive values (`crate::select`): flat registers of the output vertex the
+                // pixel shader's selection reads at the leading vertex; cull distances feed the
+                // cull flag `gs_cull` computes.
+                sv::RENDER_TARGET_ARRAY_INDEX | sv::VIEWPORT_ARRAY_INDEX => None,
+                sv::CULL_DISTANCE => {
+                    let mask =
+                        elems.iter().filter(|e| e.system_value == sv::CULL_DISTANCE).fold(0u8, |a, e| a | e.mask)
+                            | decls.iter().filter(|d| d.system_value == sv::CULL_DISTANCE).fold(0u8, |a, d| a | d.mask);
+                    if kind != ScalarKind::Float || cull_lanes.len() == 2 {
+                        return Err(refuse_decl(
+                            m,
+                            at,
+                            RefusalReason::SystemValueUnsupported,
+                            format!("o{reg}: SV_CullDistance in a third register or packed with integers"),
+                        ));
+                    }
+                    cull_lanes.push((reg, u32::from(mask)));
+                    None
                 }
                 other => {
                     return Err(refuse_decl(
@@ -328,7 +357,12 @@ impl Cx<'_, '_> {
                     ))
                 }
             };
-            let kind = if sysval == sv::PRIMITIVE_ID { ScalarKind::Uint } else { kind };
+            let kind = if matches!(sysval, sv::PRIMITIVE_ID | sv::RENDER_TARGET_ARRAY_INDEX | sv::VIEWPORT_ARRAY_INDEX)
+            {
+                ScalarKind::Uint
+            } else {
+                kind
+            };
             self.output_local(reg, kind);
             let mask = elems.iter().fold(0u8, |a, e| a | e.mask) | decls.iter().fold(0u8, |a, d| a | d.mask);
             components += if mask == 0 { 4 } else { 8 - mask.leading_zeros() };
@@ -356,7 +390,35 @@ impl Cx<'_, '_> {
                 ),
             ));
         }
-        let output_registers = out_regs.last().map_or(1, |r| r + 1);
+        let mut output_registers = out_regs.last().map_or(1, |r| r + 1);
+        // The cull flag: one register past the outputs, on each primitive's leading vertex.
+        let cull_flag_register = if cull_lanes.is_empty() {
+            None
+        } else {
+            if output_registers >= 32 {
+                let at = m.outputs.first().map_or(first_decl, |d| d.at);
+                return Err(refuse_decl(
+                    m,
+                    at,
+                    RefusalReason::SystemValueUnsupported,
+                    "SV_CullDistance with 32 output registers: no register is left for the cull flag",
+                ));
+            }
+            let flag = output_registers;
+            output_registers += 1;
+            out_vars.push(InterfaceVar {
+                semantic: CULL_FLAG_SEMANTIC.into(),
+                semantic_index: 0,
+                register: flag,
+                location: Some(flag),
+                builtin: None,
+                scalar: IfScalar::Uint,
+                components: 4,
+                first_component: 0,
+                interpolation: None,
+            });
+            Some(flag)
+        };
         let index_stride = match output_topology {
             Some(OutputTopology::LineStrip | OutputTopology::TriangleStrip) => 2 * max_out + 1,
             _ => 0,
@@ -370,6 +432,7 @@ impl Cx<'_, '_> {
             output_registers,
             position_register,
             index_stride,
+            cull_flag_register,
         };
         // The entry point's prologue.
         let (wg, li) = self.prim_arguments();
@@ -387,7 +450,17 @@ impl Cx<'_, '_> {
         arguments.extend(args.iter().map(|&a| self.b.u32(a)));
         let live = self.prim_call("gs_begin", arguments)?;
         self.prim_guard(live, &["gs_end"])?;
-        self.prim = Some(PrimMode::Geometry { outputs: out_regs });
+        let cull = cull_flag_register.map(|flag| {
+            let (ra, ma) = cull_lanes.first().copied().unwrap_or((0, 0));
+            let (rb, mb) = cull_lanes.get(1).copied().unwrap_or((0, 0));
+            let n = match output_topology {
+                Some(OutputTopology::LineStrip) => 2,
+                Some(OutputTopology::TriangleStrip) => 3,
+                _ => 1,
+            };
+            [flag, ra, ma, rb, mb, n]
+        });
+        self.prim = Some(PrimMode::Geometry { outputs: out_regs, cull });
         Ok((in_vars, out_vars, info))
     }
 
@@ -554,7 +627,11 @@ impl Cx<'_, '_> {
     pub(super) fn prim_ret(&mut self) -> R<bool> {
         match self.prim.as_ref() {
             None => Ok(false),
-            Some(PrimMode::Geometry { .. }) => {
+            Some(&PrimMode::Geometry { cull, .. }) => {
+                if let Some(args) = cull {
+                    let args: Vec<E> = args.iter().map(|&a| self.b.u32(a)).collect();
+                    self.prim_call_void("gs_cull", args)?;
+                }
                 self.prim_call_void("gs_end", Vec::new())?;
                 self.b.stmt(Statement::Return { value: None });
                 Ok(true)
@@ -608,7 +685,7 @@ impl Cx<'_, '_> {
     /// `emit` / `emit_stream m#`: the output registers into the next output slot. Without stream
     /// output, D3D rasterizes stream 0 and discards the others.
     pub(super) fn gs_emit(&mut self, i: usize) -> R<()> {
-        let Some(PrimMode::Geometry { outputs }) = self.prim.as_ref() else {
+        let Some(PrimMode::Geometry { outputs, .. }) = self.prim.as_ref() else {
             return Err(self.outside_geometry(i));
         };
         let outputs = outputs.clone();

@@ -227,3 +227,53 @@ fn gs_end() {
         }
     }
 }
+
+// Bits of the cull distances negative at output vertex `slot`: the lanes `ma` of register `ra`
+// (bits 0-3) and `mb` of register `rb` (bits 4-7).
+fn gs_cull_bits(slot: u32, ra: u32, ma: u32, rb: u32, mb: u32) -> u32 {
+    let a = bitcast<vec4<f32>>(gs_out_vertices[slot * gs_regs_out + ra]);
+    let b = bitcast<vec4<f32>>(gs_out_vertices[slot * gs_regs_out + rb]);
+    var bits = 0u;
+    for (var c = 0u; c < 4u; c++) {
+        if (((ma >> c) & 1u) == 1u && a[c] < 0.0) { bits |= 1u << c; }
+        if (((mb >> c) & 1u) == 1u && b[c] < 0.0) { bits |= 16u << c; }
+    }
+    return bits;
+}
+
+// The cull flags (D3D11.3: a primitive is discarded when one of its cull distances is negative
+// at all of its vertices), in register `flag` of each output primitive's leading vertex (its
+// first, for points the vertex itself): 1 culled, 0 drawn. `n`: vertices per primitive.
+fn gs_cull(flag: u32, ra: u32, ma: u32, rb: u32, mb: u32, n: u32) {
+    if (!gs_live || flag >= gs_regs_out) {
+        return;
+    }
+    if (gs_index_stride == 0u || n == 1u) {
+        for (var s = 0u; s < gs_emitted; s++) {
+            let slot = gs_t * gs_slots + s;
+            let culled = gs_cull_bits(slot, ra, ma, rb, mb) != 0u;
+            gs_out_vertices[slot * gs_regs_out + flag] = vec4<u32>(select(0u, 1u, culled), 0u, 0u, 0u);
+        }
+        return;
+    }
+    let base = gs_t * gs_index_stride;
+    var run = 0u;
+    for (var e = 0u; e < gs_entries; e++) {
+        let slot = gs_out_indices[base + e];
+        if (slot == GS_NONE) {
+            run = 0u;
+            continue;
+        }
+        gs_out_vertices[slot * gs_regs_out + flag] = vec4<u32>();
+        run++;
+        if (run >= n) {
+            // The primitive of entries e - n + 1 ..= e; its leading vertex is the first.
+            var all = 0xFFu;
+            for (var k = 0u; k < n; k++) {
+                all &= gs_cull_bits(gs_out_indices[base + e - k], ra, ma, rb, mb);
+            }
+            let lead = gs_out_indices[base + e + 1u - n];
+            gs_out_vertices[lead * gs_regs_out + flag] = vec4<u32>(select(0u, 1u, all != 0u), 0u, 0u, 0u);
+        }
+    }
+}

@@ -103,7 +103,14 @@ impl Cx<'_, '_> {
         let at = decls[0].at;
         let mut parts = Vec::new();
         let mut reg_kind = None;
-        let builtin_reg = sysval != 0 && !(stage == ShaderStage::Vertex && sysval == sv::POSITION);
+        if stage == ShaderStage::Pixel && matches!(sysval, sv::RENDER_TARGET_ARRAY_INDEX | sv::VIEWPORT_ARRAY_INDEX) {
+            let part = self.pixel_primitive_value(reg, sysval, &decls, &elems, in_vars)?;
+            return Ok((vec![part], ScalarKind::Uint));
+        }
+        // A pixel shader reads SV_ClipDistance and SV_CullDistance as the interpolated values
+        // the vertex stage wrote at the register's location.
+        let interpolated_sv = stage == ShaderStage::Pixel && matches!(sysval, sv::CLIP_DISTANCE | sv::CULL_DISTANCE);
+        let builtin_reg = sysval != 0 && !(stage == ShaderStage::Vertex && sysval == sv::POSITION) && !interpolated_sv;
         // User-defined elements packed into the register of a scalar system value (e.g. a
         // `uint` in v0.x beside SV_IsFrontFace in v0.y) keep their own location.
         let sv_decl_mask = decls.iter().filter(|d| d.system_value != 0).fold(0u8, |a, d| a | d.mask);
@@ -154,14 +161,6 @@ impl Cx<'_, '_> {
             (ShaderStage::Pixel, sv::IS_FRONT_FACE) => (BuiltIn::FrontFacing, ScalarKind::Bool, 1, "front_facing"),
             (ShaderStage::Pixel, sv::SAMPLE_INDEX) => (BuiltIn::SampleIndex, ScalarKind::Uint, 1, "sample_index"),
             (ShaderStage::Pixel, sv::PRIMITIVE_ID) => (BuiltIn::PrimitiveIndex, ScalarKind::Uint, 1, "primitive_index"),
-            (ShaderStage::Pixel, sv::CLIP_DISTANCE | sv::CULL_DISTANCE) => {
-                return Err(refuse_decl(
-                    m,
-                    at,
-                    RefusalReason::SystemValueUnsupported,
-                    "a pixel shader reading SV_ClipDistance/SV_CullDistance: WGSL fragment shaders cannot",
-                ))
-            }
             (_, other) => {
                 return Err(refuse_decl(
                     m,
@@ -337,6 +336,121 @@ impl Cx<'_, '_> {
     /// geometry shader wrote into register `v{reg}`, which the draw's pass-through vertex shader
     /// passes on as a flat `vec4<u32>` at `@location(reg)` (D3D11.3 §13.6: the pixel shader reads
     /// the geometry shader's SV_PrimitiveID output).
+    /// A pixel shader's SV_RenderTargetArrayIndex or SV_ViewportArrayIndex (`crate::select`):
+    /// the flat `u32` the upstream stage wrote at its register's location (the source
+    /// [`crate::TranslateOptions::primitive_select`] names; without that option, this register's
+    /// own location), or 0 when the upstream stage writes none.
+    fn pixel_primitive_value(
+        &mut self,
+        reg: u32,
+        sysval: u32,
+        decls: &[&IoDecl],
+        elems: &[&SignatureElement],
+        in_vars: &mut Vec<InterfaceVar>,
+    ) -> Result<InputPart, TranslateError> {
+        let m = self.m;
+        let at = decls[0].at;
+        if elems.iter().any(|e| e.system_value != sysval) || decls.iter().any(|d| d.system_value != sysval) {
+            return Err(refuse_decl(
+                m,
+                at,
+                RefusalReason::SystemValueUnsupported,
+                format!("v{reg}: {} shares its register with other inputs", sv_semantic(sysval)),
+            ));
+        }
+        let lane = decls.iter().map(|d| d.mask).find(|&k| k != 0).map_or(0, |k| k.trailing_zeros().min(3));
+        let own = crate::select::SelectSource { location: reg, component: lane as u8 };
+        let source = match self.primitive_select {
+            None => Some(own),
+            Some(sel) if sysval == sv::RENDER_TARGET_ARRAY_INDEX => sel.render_target_array_index,
+            Some(sel) => sel.viewport_array_index,
+        };
+        let value = match source {
+            Some(src) => {
+                let arg = self.flat_location(src.location)?;
+                let v = self.b.comp(arg, u32::from(src.component.min(3)));
+                in_vars.push(InterfaceVar {
+                    semantic: elems
+                        .first()
+                        .map(|e| e.semantic_name.clone())
+                        .unwrap_or_else(|| sv_semantic(sysval).into()),
+                    semantic_index: 0,
+                    register: reg,
+                    location: Some(src.location),
+                    builtin: None,
+                    scalar: IfScalar::Uint,
+                    components: 4,
+                    first_component: 0,
+                    interpolation: Some(crate::Interpolation::Flat),
+                });
+                v
+            }
+            None => self.b.lit_bits(ScalarKind::Uint, 0),
+        };
+        Ok((value, 1, ScalarKind::Uint, lane as u8))
+    }
+
+    /// The flat `vec4<u32>` argument at `location` (one per location, shared by the per-primitive
+    /// reads and the selection prologue).
+    pub(super) fn flat_location(&mut self, location: u32) -> Result<Handle<Expression>, TranslateError> {
+        if let Some(&(_, e)) = self.flat_args.iter().find(|(l, _)| *l == location) {
+            return Ok(e);
+        }
+        let taken = self
+            .b
+            .f
+            .arguments
+            .iter()
+            .any(|a| matches!(a.binding, Some(Binding::Location { location: l, .. }) if l == location));
+        if taken {
+            return Err(TranslateError::InvalidOptions(format!(
+                "primitive_select: location {location} is one of the pixel shader's own inputs"
+            )));
+        }
+        let ty = self.ty(ScalarKind::Uint, 4);
+        let idx = self.b.f.arguments.len() as u32;
+        self.b.f.arguments.push(FunctionArgument {
+            name: Some(format!("sel{location}")),
+            ty,
+            binding: Some(Binding::Location {
+                location,
+                interpolation: Some(naga::Interpolation::Flat),
+                sampling: None,
+                blend_src: None,
+                per_primitive: false,
+            }),
+        });
+        let e = self.b.expr(Expression::FunctionArgument(idx));
+        self.flat_args.push((location, e));
+        Ok(e)
+    }
+
+    /// The selection prologue of a pixel shader drawn per layer and viewport (`crate::select`):
+    /// `if !ps_selected(layer, viewport, culled) { discard; }`, before anything else runs.
+    pub(super) fn select_prologue(&mut self) -> Result<(), TranslateError> {
+        let Some(sel) = self.primitive_select.filter(|s| s.selects()) else { return Ok(()) };
+        let value =
+            |cx: &mut Self, src: Option<crate::select::SelectSource>| -> Result<Handle<Expression>, TranslateError> {
+                match src {
+                    Some(src) => {
+                        let arg = cx.flat_location(src.location)?;
+                        Ok(cx.b.comp(arg, u32::from(src.component.min(3))))
+                    }
+                    None => Ok(cx.b.lit_bits(ScalarKind::Uint, 0)),
+                }
+            };
+        let layer = value(self, sel.render_target_array_index)?;
+        let viewport = value(self, sel.viewport_array_index)?;
+        let culled = value(self, sel.cull_flag)?;
+        let keep = self.call_library("ps_selected", vec![layer, viewport, culled])?;
+        let not = self.b.expr(Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr: keep });
+        self.b.open();
+        self.b.stmt(naga::Statement::Kill);
+        let accept = self.b.close();
+        self.b.stmt(naga::Statement::If { condition: not, accept, reject: naga::Block::new() });
+        Ok(())
+    }
+
     fn primitive_id_from_geometry(
         &mut self,
         reg: u32,

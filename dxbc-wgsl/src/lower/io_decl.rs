@@ -81,6 +81,8 @@ pub(super) mod sv {
     pub const POSITION: u32 = 1;
     pub const CLIP_DISTANCE: u32 = 2;
     pub const CULL_DISTANCE: u32 = 3;
+    pub const RENDER_TARGET_ARRAY_INDEX: u32 = 4;
+    pub const VIEWPORT_ARRAY_INDEX: u32 = 5;
     pub const VERTEX_ID: u32 = 6;
     pub const PRIMITIVE_ID: u32 = 7;
     pub const INSTANCE_ID: u32 = 8;

@@ -96,6 +96,8 @@ pub struct Lowered {
     pub uniformity_note: Option<String>,
     /// A geometry shader's primitive-stage description.
     pub geometry: Option<crate::geometry::GeometryInfo>,
+    /// What a vertex or geometry shader writes per primitive.
+    pub per_primitive: crate::select::PrimitiveSelect,
 }
 
 /// A texture global.
@@ -198,6 +200,10 @@ pub(crate) struct Cx<'a, 'p> {
     pub prim: Option<geometry::PrimMode>,
     /// A pixel shader drawing a geometry shader's output ([`TranslateOptions::behind_geometry`]).
     pub behind_geometry: bool,
+    /// A pixel shader's per-primitive sources ([`TranslateOptions::primitive_select`]).
+    pub primitive_select: Option<crate::select::PrimitiveSelect>,
+    /// The flat `vec4<u32>` arguments of the per-primitive values, by location.
+    pub flat_args: Vec<(u32, Handle<Expression>)>,
 }
 
 pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
@@ -335,6 +341,8 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         f64_helpers,
         prim: None,
         behind_geometry: options.behind_geometry,
+        primitive_select: options.primitive_select,
+        flat_args: Vec::new(),
     };
     if let Some(i) = crate::ir::uniformity::first_nonuniform_derivative(m) {
         cx.uniformity_note = Some(format!(
@@ -409,7 +417,13 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
             (i, o)
         }
         (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => cx.declare_vertex_pull_io(p)?,
-        _ => cx.declare_io(options)?,
+        _ => {
+            let io = cx.declare_io(options)?;
+            if m.version.stage == ShaderStage::Pixel {
+                cx.select_prologue()?;
+            }
+            io
+        }
     };
     cx.declare_temps();
     let body = &m.body;
@@ -447,11 +461,35 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         workgroup_storage_bytes,
         derivative_uniformity_off: uniformity_note.is_some(),
         uniformity_note,
+        per_primitive: geometry::per_primitive_outputs(m, geometry.as_ref()),
         geometry,
     })
 }
 
 impl Cx<'_, '_> {
+    /// Calls function `name` of the helper library (`f64.wgsl`, the primitive stage's, the
+    /// selection helper): its value, or `None` for a function without one.
+    pub(crate) fn call_library_opt(
+        &mut self,
+        name: &str,
+        arguments: Vec<Handle<Expression>>,
+        value: bool,
+    ) -> R<Option<Handle<Expression>>> {
+        let function = *self
+            .f64_helpers
+            .get(name)
+            .ok_or_else(|| TranslateError::Internal(format!("the helper library has no function `{name}`")))?;
+        let result = value.then(|| self.b.result_expr(Expression::CallResult(function)));
+        self.b.stmt(naga::Statement::Call { function, arguments, result });
+        Ok(result)
+    }
+
+    /// Calls function `name` of the helper library for its value.
+    pub(crate) fn call_library(&mut self, name: &str, arguments: Vec<Handle<Expression>>) -> R<Handle<Expression>> {
+        self.call_library_opt(name, arguments, true)?
+            .ok_or_else(|| TranslateError::Internal(format!("`{name}` returned no value")))
+    }
+
     pub(crate) fn ty(&mut self, kind: ScalarKind, n: usize) -> Handle<Type> {
         ty_vec(&mut self.module.types, kind, n)
     }

@@ -137,14 +137,35 @@ impl Cx<'_, '_> {
             ));
         }
         if stage == ShaderStage::Vertex && sysval == sv::CLIP_DISTANCE {
-            return self.clip_distance_output(reg, kind, &decls, &elems, clip_lanes, out_vars);
+            self.clip_distance_output(reg, kind, &decls, &elems, clip_lanes, out_vars)?;
+            // A pixel shader reading SV_ClipDistance reads it interpolated at the register's
+            // location: the register is written there too.
+            if !options.vertex_output_interpolation.iter().any(|(r, _)| *r == reg) {
+                return Ok(());
+            }
+        }
+        // SV_RenderTargetArrayIndex and SV_ViewportArrayIndex are flat `u32` varyings: the
+        // pixel shader's selection reads the primitive's leading vertex (`crate::select`).
+        let per_primitive =
+            stage == ShaderStage::Vertex && matches!(sysval, sv::RENDER_TARGET_ARRAY_INDEX | sv::VIEWPORT_ARRAY_INDEX);
+        if per_primitive && kind != ScalarKind::Uint {
+            let at = decls.first().map(|d| d.at).unwrap_or(0);
+            return Err(refuse_decl(
+                m,
+                at,
+                RefusalReason::SystemValueUnsupported,
+                format!("o{reg}: {} packed with non-integer elements", sv_semantic(sysval)),
+            ));
         }
         let mut out_interp = None;
         let (binding, builtin_name, location) = match (stage, sysval) {
             (ShaderStage::Vertex, sv::POSITION) => {
                 (Binding::BuiltIn(BuiltIn::Position { invariant: true }), Some(crate::Builtin::Position), None)
             }
-            (_, 0) | (ShaderStage::Pixel, _) => {
+            (_, 0)
+            | (ShaderStage::Pixel, _)
+            | (ShaderStage::Vertex, sv::CLIP_DISTANCE)
+            | (ShaderStage::Vertex, sv::RENDER_TARGET_ARRAY_INDEX | sv::VIEWPORT_ARRAY_INDEX) => {
                 let (interpolation, sampling) = if stage == ShaderStage::Vertex {
                     let wanted = options
                         .vertex_output_interpolation
@@ -169,7 +190,7 @@ impl Cx<'_, '_> {
                     m,
                     at,
                     RefusalReason::SystemValueUnsupported,
-                    "SV_CullDistance: WGSL has no cull distances",
+                    "SV_CullDistance: WGSL has no cull distances (the primitive stage culls per primitive: translate with VertexStage::Compute)",
                 ));
             }
             (_, other) => {
@@ -225,7 +246,7 @@ impl Cx<'_, '_> {
         if elems.iter().any(|e| e.system_value != sv::CLIP_DISTANCE) || kind != ScalarKind::Float {
             let at = decls.first().map(|d| d.at).unwrap_or(0);
             let why = if elems.iter().any(|e| e.system_value == sv::CULL_DISTANCE) {
-                "SV_CullDistance: WGSL has no cull distances".to_string()
+                "SV_CullDistance: WGSL has no cull distances (the primitive stage culls per primitive: translate with VertexStage::Compute)".to_string()
             } else {
                 format!("o{reg} packs SV_ClipDistance with other elements")
             };
@@ -401,6 +422,12 @@ impl Cx<'_, '_> {
     /// The zero-initialised `vec4` local `o{reg}` that output register `o#` is written through,
     /// registered in `outputs`.
     pub(super) fn output_local(&mut self, reg: u32, kind: ScalarKind) -> Handle<Expression> {
+        // A register written to two places (SV_ClipDistance's lanes and its location) has one.
+        if let Some(&(ptr, k)) = self.outputs.get(&reg) {
+            if k == kind {
+                return ptr;
+            }
+        }
         let v4 = self.ty(kind, 4);
         let zero = self.b.expr(Expression::ZeroValue(v4));
         let lv = self
