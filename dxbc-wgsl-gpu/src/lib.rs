@@ -11,6 +11,7 @@
 //!   suites' expectations (`docs/conformance.md`).
 //! - [`primitive_stage`]: the primitive stage's runtime (geometry shaders as compute work in
 //!   front of a draw), the source generated code embeds.
+//! - [`select`]: per-primitive selection (layered and viewport-array draws, culling).
 //! - [`wgpu_map`]: the library's typed binding data (view dimensions, sample types, texel
 //!   formats) as wgpu's types, shared by both.
 #![warn(missing_docs)]
@@ -19,5 +20,6 @@ pub mod conformance;
 pub mod fullscreen;
 pub mod gpu_validate;
 pub mod primitive_stage;
+pub mod select;
 pub mod stream_output;
 pub mod wgpu_map;

@@ -15,8 +15,9 @@
 //!   discarding the fragments of a primitive that selects another layer or viewport than the
 //!   draw's (or that is culled). The draw's layer and viewport come from a uniform
 //!   ([`SelectParams`], `@group(SELECT_GROUP) @binding(SELECT_BINDING)`);
-//! - an index at or past the pass's layer (viewport) count selects layer (viewport) 0, as D3D
-//!   specifies; a pixel shader reading SV_RenderTargetArrayIndex or SV_ViewportArrayIndex reads
+//! - a layer index at or past the views' array size selects layer 0 (D3D11.3 §15.15); a
+//!   viewport index past D3D's 16 selects viewport 0, one of the 16 not set is disabled (drawn
+//!   nowhere); a pixel shader reading SV_RenderTargetArrayIndex or SV_ViewportArrayIndex reads
 //!   the value written, or 0 when the upstream stage writes none.
 
 /// The bind group of the selection uniform in a render pipeline (the pixel shader's own
@@ -31,7 +32,8 @@ pub const SELECT_PARAMS_SIZE: u64 = 16;
 /// `[layer, layer_count, viewport, viewport_count]`.
 ///
 /// A primitive is drawn when its effective layer (its SV_RenderTargetArrayIndex, 0 when that
-/// is `>= layer_count`) is `layer` and its effective viewport (likewise) is `viewport`.
+/// is `>= layer_count`) is `layer` and its effective viewport (its SV_ViewportArrayIndex, 0 when
+/// that is 16 or more) is `viewport` (a viewport index not set matches no draw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct SelectParams {
     /// The layer (render-target array slice, relative to the views' first) this draw renders.

@@ -841,6 +841,20 @@ impl PrimitiveStage {
     /// output registers than `max_vertex_attributes`, fewer than 4 bind groups, too few
     /// storage buffers per stage).
     pub fn new(device: &wgpu::Device, d: &PrimitiveStageDescriptor<'_>) -> Result<Self, PrimitiveStageError> {
+        Self::new_selected(device, d, None)
+    }
+
+    /// [`PrimitiveStage::new`] for a pass drawn per layer and viewport (docs/per-primitive.md):
+    /// the draw pipeline's layout has `select_layout` (the selection uniform) as group 3, which
+    /// the caller sets before each [`PrimitiveStage::draw`].
+    ///
+    /// # Errors
+    /// Those of [`PrimitiveStage::new`].
+    pub fn new_selected(
+        device: &wgpu::Device,
+        d: &PrimitiveStageDescriptor<'_>,
+        select_layout: Option<&wgpu::BindGroupLayout>,
+    ) -> Result<Self, PrimitiveStageError> {
         let desc = d.stage.clone();
         desc.validate()?;
         let limits = device.limits();
@@ -947,7 +961,10 @@ impl PrimitiveStage {
             let pixel_layout = d.fragment.and_then(|f| f.layout).unwrap_or(&empty);
             let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(&named("draw pipeline")),
-                bind_group_layouts: &[Some(&empty), Some(pixel_layout)],
+                bind_group_layouts: &match select_layout {
+                    None => vec![Some(&empty), Some(pixel_layout)],
+                    Some(select) => vec![Some(&empty), Some(pixel_layout), Some(&empty), Some(select)],
+                },
                 immediate_size: 0,
             });
             let attributes: Vec<wgpu::VertexAttribute> = (0..desc.output_registers)

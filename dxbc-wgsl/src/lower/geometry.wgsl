@@ -235,8 +235,9 @@ fn gs_cull_bits(slot: u32, ra: u32, ma: u32, rb: u32, mb: u32) -> u32 {
     let b = bitcast<vec4<f32>>(gs_out_vertices[slot * gs_regs_out + rb]);
     var bits = 0u;
     for (var c = 0u; c < 4u; c++) {
-        if (((ma >> c) & 1u) == 1u && a[c] < 0.0) { bits |= 1u << c; }
-        if (((mb >> c) & 1u) == 1u && b[c] < 0.0) { bits |= 16u << c; }
+        // Below 0, or NaN (D3D11.3 §15.4.3 culls on NaN too).
+        if (((ma >> c) & 1u) == 1u && !(a[c] >= 0.0)) { bits |= 1u << c; }
+        if (((mb >> c) & 1u) == 1u && !(b[c] >= 0.0)) { bits |= 16u << c; }
     }
     return bits;
 }
