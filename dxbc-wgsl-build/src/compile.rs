@@ -230,7 +230,14 @@ pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptio
             ShaderRole::PulledVertex(p) => dxbc_wgsl::VertexStage::Compute(p.clone()),
             _ => dxbc_wgsl::VertexStage::Render,
         },
-        behind_geometry: shader.role == ShaderRole::BehindGeometry,
+        behind_geometry: matches!(
+            shader.role,
+            ShaderRole::BehindGeometry | ShaderRole::SelectedPixel { behind_geometry: true, .. }
+        ),
+        primitive_select: match shader.role {
+            ShaderRole::SelectedPixel { select, .. } => Some(select),
+            _ => None,
+        },
         ..Default::default()
     };
     for s in &shader.view_formats {
@@ -517,24 +524,51 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     for pass in &effect.passes {
         let mut per_perm = Vec::new();
         for values in &permutations {
-            let mut pick = |rules: &StageRules, role: ShaderRole| -> Option<ShaderRef> {
-                match effect.shader_for(rules, values) {
-                    Ok(r) => {
-                        let r = r.with_role(role);
-                        load(&r, &mut loaded, &mut inputs, translator);
-                        Some(r)
+            let mut pick =
+                |rules: &StageRules, role: ShaderRole, loaded: &mut BTreeMap<ShaderRef, Loaded>| -> Option<ShaderRef> {
+                    match effect.shader_for(rules, values) {
+                        Ok(r) => {
+                            let r = r.with_role(role);
+                            load(&r, loaded, &mut inputs, translator);
+                            Some(r)
+                        }
+                        Err(d) => {
+                            push(&mut errors, d);
+                            None
+                        }
                     }
-                    Err(d) => {
-                        push(&mut errors, d);
-                        None
-                    }
-                }
-            };
+                };
             let geometry = pass.geometry.as_ref();
-            let v = pick(&pass.vertex, ShaderRole::Stage);
-            let g = geometry.and_then(|g| pick(&g.rules, ShaderRole::Stage));
-            let pixel_role = if geometry.is_some() { ShaderRole::BehindGeometry } else { ShaderRole::Stage };
-            let p = pass.pixel.as_ref().and_then(|rules| pick(rules, pixel_role));
+            let v = pick(&pass.vertex, ShaderRole::Stage, &mut loaded);
+            let g = geometry.and_then(|g| pick(&g.rules, ShaderRole::Stage, &mut loaded));
+            // The stage in front of the rasterizer writes per-primitive values: the pixel shader
+            // is drawn per layer and viewport (docs/per-primitive.md).
+            let upstream = g.as_ref().or(v.as_ref()).and_then(|r| loaded.get(r)).and_then(|l| l.info.as_ref().ok());
+            let select = upstream.map(|i| i.per_primitive).filter(|s| s.selects());
+            let pixel_role = match (select, geometry.is_some()) {
+                (Some(select), behind_geometry) => ShaderRole::SelectedPixel { behind_geometry, select },
+                (None, true) => ShaderRole::BehindGeometry,
+                (None, false) => ShaderRole::Stage,
+            };
+            let mut unselected = None;
+            if select.is_some() && pass.pixel.is_none() {
+                // Fail closed: without a pixel shader nothing would discard the primitives of
+                // the other layers and viewports.
+                unselected = Some(effect.error(
+                    &pass.vertex.span,
+                    format!(
+                        "pass `{}`: its {} shader writes SV_RenderTargetArrayIndex, SV_ViewportArrayIndex or \
+                             SV_CullDistance, which a pass without a pixel shader cannot draw per primitive yet \
+                             (docs/per-primitive.md)",
+                        pass.name,
+                        if geometry.is_some() { "geometry" } else { "vertex" }
+                    ),
+                ));
+            }
+            let p = pass.pixel.as_ref().and_then(|rules| pick(rules, pixel_role, &mut loaded));
+            if let Some(d) = unselected {
+                push(&mut errors, d);
+            }
             let mut pulled = None;
             if let (Some(v), Some(g)) = (&v, &g) {
                 let vinfo = loaded[v].info.as_ref().ok().filter(|i| i.stage == Stage::Vertex);
@@ -773,6 +807,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         ShaderRole::Stage => (base, ""),
                         ShaderRole::PulledVertex(_) => (base, "_PULLED"),
                         ShaderRole::BehindGeometry => (base, "_BEHIND_GEOMETRY"),
+                        ShaderRole::SelectedPixel { .. } => (base, "_SELECTED"),
                     };
                     sources.push((Source::Input(r.clone()), r.label(), name, info_of(r).clone()));
                 }

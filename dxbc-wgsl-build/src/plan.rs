@@ -169,6 +169,10 @@ pub struct RenderVariant {
     /// The vertex buffer layout (index into [`PipelinePlan::vertex_layouts`]); `None` when the
     /// vertex shader reads no vertex attributes.
     pub vertex_layout: Option<usize>,
+    /// The vertex shader writes per-primitive values (docs/per-primitive.md): the pixel shader
+    /// was translated with their selection, and the pipeline layout has the selection uniform
+    /// as group 3 (group 2 empty).
+    pub select: bool,
 }
 
 /// One compute pass of one permutation.
@@ -274,6 +278,7 @@ impl PipelinePlan {
                     vertex_group,
                     pixel_group,
                     vertex_layout,
+                    select: v.pixel.is_some() && c.shaders[v.vertex].info.per_primitive.selects(),
                 }));
             }
             plan.variants.push(per_pass);

@@ -13,45 +13,12 @@ use dxbc_wgsl_gpu::conformance::Device;
 use dxbc_wgsl_gpu::select::Selection;
 use dxbc_wgsl_tests::asm::*;
 
-const NAME_CULL_DISTANCE: u32 = 3;
-const NAME_RENDER_TARGET_ARRAY_INDEX: u32 = 4;
-const NAME_VIEWPORT_ARRAY_INDEX: u32 = 5;
+use dxbc_wgsl_tests::layered_fixture::{
+    pixel_shader as ps_blob, vertex_shader as vs_blob, MARK, NAME_CULL_DISTANCE, NAME_RENDER_TARGET_ARRAY_INDEX,
+    NAME_VIEWPORT_ARRAY_INDEX,
+};
+
 const SIZE: u32 = 8;
-/// The pixel shader's marker in `y`.
-const MARK: u32 = 7;
-
-fn dcl_input_ps_siv_flat(register: u32, m: &str, name: u32) -> Vec<u32> {
-    ins(DCL_INPUT_PS_SIV | (1 << 11), &[dst(INPUT, register, m), vec![name]])
-}
-
-/// `vs_4_0`: `o0 = v0` (SV_Position), `o1.x = v1.x` as the system value `name`.
-fn vs_blob(name: u32, semantic: &'static str) -> Vec<u8> {
-    let decls = [
-        dcl_vs_input(0, "xyzw", 0),
-        dcl_vs_input(1, "x", 0),
-        dcl_output(0, "xyzw", NAME_POSITION),
-        dcl_output(1, "x", name),
-    ];
-    let body = [
-        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src(INPUT, 0, "xyzw")]),
-        ins(MOV, &[dst(OUTPUT, 1, "x"), src(INPUT, 1, "xxxx")]),
-    ];
-    let inputs = [Element("POSITION", 0, 0, 3, 0, "xyzw"), Element("INDEX", 0, 0, 1, 1, "x")];
-    let outputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"), Element(semantic, 0, name, 1, 1, "x")];
-    shader(VS_4_0, &inputs, &outputs, &decls, 0, &body)
-}
-
-/// `ps_4_0`: target 0 = `(v1.x, MARK, 0, 1)`, `v1.x` the system value `name` it reads.
-fn ps_blob(name: u32, semantic: &'static str) -> Vec<u8> {
-    let decls = [dcl_input_ps_siv_flat(1, "x", name), dcl_output(0, "xyzw", 0)];
-    let body = [
-        ins(MOV, &[dst(OUTPUT, 0, "x"), src(INPUT, 1, "xxxx")]),
-        ins(MOV, &[dst(OUTPUT, 0, "yzw"), imm([0, MARK, 0, 1])]),
-    ];
-    let inputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"), Element(semantic, 0, name, 1, 1, "x")];
-    let outputs = [Element("SV_Target", 0, 0, 1, 0, "xyzw")];
-    shader(PS_4_0, &inputs, &outputs, &decls, 0, &body)
-}
 
 /// A vertex: clip-space position and the per-primitive index.
 #[derive(Clone, Copy)]

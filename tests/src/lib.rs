@@ -8,6 +8,7 @@ pub mod dual_texture_model;
 pub mod example_shaders;
 pub mod geometry_fixture;
 pub mod gpu;
+pub mod layered_fixture;
 pub mod mesh_raster;
 pub mod point_sprite_model;
 pub mod raster;

@@ -113,6 +113,9 @@
 
 mod geometry;
 
+/// The per-primitive selection runtime generated code embeds (`mod select`).
+pub const SELECT_RUNTIME: &str = include_str!("select_runtime.rs");
+
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
@@ -307,6 +310,33 @@ impl<'a> Gen<'a> {
     }
 
     /// Whether the effect has render passes (without geometry shader).
+    /// Whether a render pass draws per layer and viewport (its vertex shader writes
+    /// per-primitive values): the module embeds `select_runtime.rs` as `mod select`.
+    fn selects(&self) -> bool {
+        self.plan.variants.iter().flatten().any(|v| matches!(v, VariantPlan::Render(r) if r.select))
+    }
+
+    /// `mod select`: the per-primitive selection runtime, verbatim.
+    fn select_runtime(&mut self) {
+        if !self.selects() {
+            return;
+        }
+        let w = &mut self.w;
+        w.blank();
+        w.doc("Per-primitive selection (dxbc-wgsl's `select_runtime.rs`, std and wgpu only): the draws of a");
+        w.doc("pass whose vertex shader writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex, one per");
+        w.doc("render-target layer and viewport (docs/per-primitive.md).");
+        w.open("pub mod select {");
+        for line in SELECT_RUNTIME.lines() {
+            if line.is_empty() {
+                w.blank();
+            } else {
+                w.line(line);
+            }
+        }
+        w.close("}");
+    }
+
     fn has_render(&self) -> bool {
         !self.render.passes.is_empty()
     }
@@ -365,6 +395,7 @@ impl<'a> Gen<'a> {
         self.bind_groups();
         self.pipeline();
         self.geometry_api();
+        self.select_runtime();
         self.w.close("}");
         self.w.finish()
     }
@@ -884,6 +915,7 @@ impl<'a> Gen<'a> {
         w.line("vertex_group: usize,");
         w.line("pixel_group: usize,");
         w.line("vertex_layout: Option<usize>,");
+        w.line("select: bool,");
         w.close("}");
         let kinds: Vec<&Kind> =
             [&self.render, &self.compute_kind].into_iter().filter(|k| !k.passes.is_empty()).collect();
@@ -902,15 +934,16 @@ impl<'a> Gen<'a> {
                 .flat_map(|&p| &self.plan.variants[p])
                 .filter_map(|v| match v {
                     VariantPlan::Render(v) => Some(format!(
-                        "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {} }},",
+                        "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {}, select: {} }},",
                         v.vertex,
                         opt(v.pixel),
                         v.vertex_group,
                         v.pixel_group,
-                        opt(v.vertex_layout)
+                        opt(v.vertex_layout),
+                        v.select
                     )),
                     VariantPlan::Compute(v) => Some(format!(
-                        "VariantInfo {{ vertex: {}, pixel: None, vertex_group: {}, pixel_group: 0, vertex_layout: None }},",
+                        "VariantInfo {{ vertex: {}, pixel: None, vertex_group: {}, pixel_group: 0, vertex_layout: None, select: false }},",
                         v.compute, v.group
                     )),
                     // The passes with a geometry shader have their own table (`GEOMETRY_VARIANTS`).
@@ -1189,6 +1222,7 @@ impl<'a> Gen<'a> {
         let k = &self.render;
         let (pass_param, pass_arg, pass_first) = (k.pass_param(), k.pass_arg(), k.pass_first_param());
         let pass_enum = k.pass_enum;
+        let selects = self.selects();
         let groups = &self.plan.groups;
         let w = &mut self.w;
         for (g, (list, stage)) in groups.iter().zip([Stage::Vertex, Stage::Pixel]).enumerate() {
@@ -1256,6 +1290,12 @@ impl<'a> Gen<'a> {
         w.line("pub vertex: wgpu::BindGroupLayout,");
         w.doc("`@group(1)`: the pixel shader's resources.");
         w.line("pub pixel: wgpu::BindGroupLayout,");
+        if selects {
+            w.doc("`@group(3)`: the per-primitive selection uniform when the vertex shader writes");
+            w.doc("SV_RenderTargetArrayIndex or SV_ViewportArrayIndex (group 2 empty): draw once per layer and");
+            w.doc("viewport with [`select::Selection`] (docs/per-primitive.md).");
+            w.line("pub select: Option<wgpu::BindGroupLayout>,");
+        }
         w.doc("The pipeline layout with both groups.");
         w.line("pub pipeline: wgpu::PipelineLayout,");
         w.close("}");
@@ -1276,9 +1316,26 @@ impl<'a> Gen<'a> {
         w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
         w.line("entries: PIXEL_GROUPS[v.pixel_group],");
         w.close("});");
+        if selects {
+            w.open("let select = v.select.then(|| {");
+            w.open("device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
+            w.line(&format!("label: Some({:?}),", format!("{} group 3 (per-primitive selection)", e.name)));
+            w.line("entries: &select::Selection::layout_descriptor_entries(),");
+            w.close("})");
+            w.close("});");
+            w.line("let empty = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &[] });");
+            w.open("let groups = match &select {");
+            w.line("Some(s) => vec![Some(&vertex), Some(&pixel), Some(&empty), Some(s)],");
+            w.line("None => vec![Some(&vertex), Some(&pixel)],");
+            w.close("};");
+        }
         w.open("let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {");
         w.line("label: Some(NAME),");
-        w.line("bind_group_layouts: &[Some(&vertex), Some(&pixel)],");
+        if selects {
+            w.line("bind_group_layouts: &groups,");
+        } else {
+            w.line("bind_group_layouts: &[Some(&vertex), Some(&pixel)],");
+        }
         w.line("immediate_size: 0,");
         w.close("});");
         w.open("Layouts {");
@@ -1288,6 +1345,9 @@ impl<'a> Gen<'a> {
         w.line("permutation,");
         w.line("vertex,");
         w.line("pixel,");
+        if selects {
+            w.line("select,");
+        }
         w.line("pipeline,");
         w.close("}");
         w.close("}");

@@ -475,6 +475,15 @@ pub enum ShaderRole {
     /// The pixel shader of a pass with a geometry shader
     /// ([`dxbc_wgsl::TranslateOptions::behind_geometry`]).
     BehindGeometry,
+    /// The pixel shader of a pass whose vertex or geometry stage writes per-primitive values
+    /// (SV_RenderTargetArrayIndex, SV_ViewportArrayIndex, a cull flag): drawn per layer and
+    /// viewport ([`dxbc_wgsl::TranslateOptions::primitive_select`], docs/per-primitive.md).
+    SelectedPixel {
+        /// Behind a geometry shader too.
+        behind_geometry: bool,
+        /// Where the upstream stage writes each value.
+        select: dxbc_wgsl::select::PrimitiveSelect,
+    },
 }
 
 impl ShaderRole {
@@ -484,6 +493,7 @@ impl ShaderRole {
             ShaderRole::Stage => "",
             ShaderRole::PulledVertex(_) => " (vertex pulling)",
             ShaderRole::BehindGeometry => " (behind geometry)",
+            ShaderRole::SelectedPixel { .. } => " (per-primitive selection)",
         }
     }
 
@@ -493,6 +503,18 @@ impl ShaderRole {
         match self {
             ShaderRole::Stage => String::new(),
             ShaderRole::BehindGeometry => "behind geometry".into(),
+            ShaderRole::SelectedPixel { behind_geometry, select } => {
+                let source = |s: Option<dxbc_wgsl::select::SelectSource>| {
+                    s.map_or("none".to_string(), |s| format!("{}.{}", s.location, s.component))
+                };
+                format!(
+                    "per-primitive selection, layer {}, viewport {}, cull {}{}",
+                    source(select.render_target_array_index),
+                    source(select.viewport_array_index),
+                    source(select.cull_flag),
+                    if *behind_geometry { ", behind geometry" } else { "" }
+                )
+            }
             ShaderRole::PulledVertex(p) => {
                 let mut k = format!("vertex pulling, {} record registers, strides", p.record_registers);
                 for s in &p.strides {
@@ -529,6 +551,7 @@ impl Ord for ShaderRole {
             ShaderRole::Stage => 0,
             ShaderRole::PulledVertex(_) => 1,
             ShaderRole::BehindGeometry => 2,
+            ShaderRole::SelectedPixel { .. } => 3,
         };
         rank(self).cmp(&rank(other)).then_with(|| self.key().cmp(&other.key()))
     }

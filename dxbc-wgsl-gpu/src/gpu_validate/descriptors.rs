@@ -79,6 +79,9 @@ pub struct RenderPipelineDesc {
     pub multisample: wgpu::MultisampleState,
     /// Features the shaders and states need.
     pub features: wgpu::Features,
+    /// The pixel shader reads the per-primitive selection uniform (group 3, group 2 empty:
+    /// docs/per-primitive.md).
+    pub select: bool,
 }
 
 /// A compute pipeline.
@@ -321,6 +324,7 @@ fn render_pipeline(c: &CompiledEffect, plan: &PipelinePlan, pass: usize, v: &Ren
         depth_stencil: None,
         multisample: multisample_state(states),
         features,
+        select: v.select,
     };
     let declared = states.depth_stencil != DepthStencilDesc::default() || states.rasterizer.has_bias();
     with_depth(desc, states, outputs, declared)
@@ -356,6 +360,7 @@ fn geometry_pipelines(
             depth_stencil: None,
             multisample: multisample_state(states),
             features,
+            select: false,
         },
         states,
         outputs,
@@ -845,6 +850,7 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
                 depth_stencil: None,
                 multisample: multisample_state(&states),
                 features,
+                select: false,
             };
             Ok(PipelineDesc::Render(Box::new(with_depth(d, &states, &info.outputs, false))))
         }
@@ -875,6 +881,7 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
                 depth_stencil: None,
                 multisample: multisample_state(&states),
                 features,
+                select: false,
             })))
         }
     }

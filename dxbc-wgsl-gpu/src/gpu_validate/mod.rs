@@ -453,9 +453,20 @@ impl GpuValidator {
                     let groups = d.groups.each_ref().map(|entries| {
                         device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries })
                     });
+                    let empty =
+                        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &[] });
+                    let select = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: None,
+                        entries: &crate::select::Selection::layout_descriptor_entries(),
+                    });
+                    let layouts = if d.select {
+                        vec![Some(&groups[0]), Some(&groups[1]), Some(&empty), Some(&select)]
+                    } else {
+                        vec![Some(&groups[0]), Some(&groups[1])]
+                    };
                     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                         label: None,
-                        bind_group_layouts: &[Some(&groups[0]), Some(&groups[1])],
+                        bind_group_layouts: &layouts,
                         immediate_size: 0,
                     });
                     let _pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {

@@ -379,8 +379,8 @@ impl Cx<'_, '_> {
                     location: Some(src.location),
                     builtin: None,
                     scalar: IfScalar::Uint,
-                    components: 4,
-                    first_component: 0,
+                    components: 1,
+                    first_component: src.component.min(3),
                     interpolation: Some(crate::Interpolation::Flat),
                 });
                 v
