@@ -129,6 +129,9 @@ pub struct GeometryVariant {
     pub instance_layout: Option<usize>,
     /// The primitive stage's description (index into [`PipelinePlan::stage_descs`]).
     pub stage: usize,
+    /// The geometry shader writes per-primitive values (docs/per-primitive.md): the draw's
+    /// pipeline layout has the selection uniform as group 3.
+    pub select: bool,
 }
 
 /// What is fixed about one pass with a geometry shader, as the runtime's `StageDesc` takes it:
@@ -258,6 +261,7 @@ impl PipelinePlan {
                         vertex_layout,
                         instance_layout,
                         stage,
+                        select: v.pixel.is_some() && c.shaders[g.geometry].info.per_primitive.selects(),
                     }));
                     continue;
                 }

@@ -131,6 +131,7 @@ impl Gen<'_> {
     /// The variants of the passes with a geometry shader (pass-major), the stage descriptions,
     /// and the private function that finds a variant.
     fn geometry_variants(&mut self) {
+        let selects = self.selects();
         let k = &self.geometry;
         let rows: Vec<String> = k
             .passes
@@ -138,7 +139,7 @@ impl Gen<'_> {
             .flat_map(|&p| &self.plan.variants[p])
             .filter_map(|v| match v {
                 VariantPlan::Geometry(v) => Some(format!(
-                    "GeometryVariantInfo {{ vertex: {}, geometry: {}, draw_vertex: {}, pixel: {}, groups: [{}, {}, {}], stage: {} }},",
+                    "GeometryVariantInfo {{ vertex: {}, geometry: {}, draw_vertex: {}, pixel: {}, groups: [{}, {}, {}], stage: {}{} }},",
                     v.vertex,
                     v.geometry,
                     v.draw_vertex,
@@ -146,7 +147,8 @@ impl Gen<'_> {
                     v.groups[0],
                     v.groups[1],
                     v.groups[2],
-                    v.stage
+                    v.stage,
+                    if selects { format!(", select: {}", v.select) } else { String::new() }
                 )),
                 _ => None,
             })
@@ -165,6 +167,9 @@ impl Gen<'_> {
         w.line("pixel: Option<usize>,");
         w.line("groups: [usize; 3],");
         w.line("stage: usize,");
+        if selects {
+            w.line("select: bool,");
+        }
         w.close("}");
         w.blank();
         w.open(&format!("const GEOMETRY_VARIANTS: [GeometryVariantInfo; {}] = [", rows.len()));
@@ -456,6 +461,7 @@ impl Gen<'_> {
 
     /// The stage type of pass `p` and its prepared draw.
     fn stage_type(&mut self, p: usize) {
+        let c_selects = self.selects();
         let c = self.c;
         let pass = &c.effect.passes[p];
         let g = pass.geometry.as_ref().expect("a pass with a geometry shader");
@@ -639,7 +645,18 @@ impl Gen<'_> {
         w.line("let (vs_module, gs_module, draw_module) = (vs.create_module(device), gs.create_module(device), draw.create_module(device));");
         w.line("let ps_module = ps.map(|p| p.create_module(device));");
         w.line("let entry = |module, shader: StageShader| primitive_stage::ShaderEntry { module, entry_point: shader.entry_point };");
-        w.open("let stage = primitive_stage::PrimitiveStage::new(device, &primitive_stage::PrimitiveStageDescriptor {");
+        if c_selects {
+            w.line("// The pixel shader reads the per-primitive selection uniform (group 3): draw per layer and");
+            w.line("// viewport with [`select::Selection`] (docs/per-primitive.md).");
+            w.open("let select_layout = v.select.then(|| {");
+            w.line("device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &select::Selection::layout_descriptor_entries() })");
+            w.close("});");
+            w.open("let stage = primitive_stage::PrimitiveStage::new_selected(device, &primitive_stage::PrimitiveStageDescriptor {");
+        } else {
+            w.open(
+                "let stage = primitive_stage::PrimitiveStage::new(device, &primitive_stage::PrimitiveStageDescriptor {",
+            );
+        }
         w.line(&format!(
             "label: Some(options.label.unwrap_or({:?})),",
             format!("{} pass {}", c.effect.name, pass.name)
@@ -660,7 +677,11 @@ impl Gen<'_> {
         w.line("depth_stencil: options.depth_stencil.clone(),");
         w.line("multisample: options.multisample,");
         w.line("max_binding_bytes: options.max_binding_bytes,");
-        w.close("})?;");
+        if c_selects {
+            w.close("}, select_layout.as_ref())?;");
+        } else {
+            w.close("})?;");
+        }
         w.line("let id = NEXT_STAGE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);");
         w.line(&format!("Ok({stage} {{ permutation, variant, id, layouts, stage }})"));
         w.close("}");

@@ -313,7 +313,11 @@ impl<'a> Gen<'a> {
     /// Whether a render pass draws per layer and viewport (its vertex shader writes
     /// per-primitive values): the module embeds `select_runtime.rs` as `mod select`.
     fn selects(&self) -> bool {
-        self.plan.variants.iter().flatten().any(|v| matches!(v, VariantPlan::Render(r) if r.select))
+        self.plan.variants.iter().flatten().any(|v| match v {
+            VariantPlan::Render(r) => r.select,
+            VariantPlan::Geometry(g) => g.select,
+            VariantPlan::Compute(_) => false,
+        })
     }
 
     /// `mod select`: the per-primitive selection runtime, verbatim.

@@ -118,6 +118,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_storage_bytes: 0,
             required_features: vec![],
             geometry: None,
+            per_primitive: Default::default(),
         };
     }
     if label.contains("_CS") {
@@ -159,6 +160,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_storage_bytes: 0,
             required_features: vec![],
             geometry: None,
+            per_primitive: Default::default(),
         }
     } else {
         let mut inputs = vec![iface("COLOR", 0, 0, Some(0), 4)];
@@ -202,6 +204,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_storage_bytes: 0,
             required_features: vec![],
             geometry: None,
+            per_primitive: Default::default(),
         }
     }
 }
@@ -251,6 +254,7 @@ pub fn fake_compute(label: &str) -> StageInfo {
         workgroup_storage_bytes: shared,
         required_features: vec![],
         geometry: None,
+        per_primitive: Default::default(),
     }
 }
 
@@ -288,7 +292,9 @@ pub fn fake_geometry(label: &str) -> StageInfo {
             output_registers: 4,
             position_register: Some(3),
             index_stride: 9,
+            cull_flag_register: None,
         }),
+        per_primitive: Default::default(),
     }
 }
 

@@ -141,6 +141,8 @@ pub struct GeometryPipelinesDesc {
     pub multisample: wgpu::MultisampleState,
     /// Features the shaders and states need.
     pub features: wgpu::Features,
+    /// The draw reads the per-primitive selection uniform (group 3).
+    pub select: bool,
 }
 
 /// A render or compute pipeline, or the pipelines of a pass with a geometry shader.
@@ -382,6 +384,7 @@ fn geometry_pipelines(
         depth_stencil: draw.depth_stencil,
         multisample: draw.multisample,
         features: draw.features,
+        select: v.select,
     }
 }
 

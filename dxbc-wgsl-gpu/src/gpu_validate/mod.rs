@@ -557,7 +557,13 @@ impl GpuValidator {
                 fn entry<'a>(module: &'a wgpu::ShaderModule, s: &'a ShaderDesc) -> rt::ShaderEntry<'a> {
                     rt::ShaderEntry { module, entry_point: s.entry_point.as_str() }
                 }
-                rt::PrimitiveStage::new(
+                let select = d.select.then(|| {
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                        label: None,
+                        entries: &crate::select::Selection::layout_descriptor_entries(),
+                    })
+                });
+                rt::PrimitiveStage::new_selected(
                     device,
                     &rt::PrimitiveStageDescriptor {
                         label: Some("dxbc-wgsl GPU validation"),
@@ -578,6 +584,7 @@ impl GpuValidator {
                         multisample: d.multisample,
                         max_binding_bytes: None,
                     },
+                    select.as_ref(),
                 )
                 .err()
             });
