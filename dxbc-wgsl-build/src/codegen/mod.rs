@@ -909,6 +909,8 @@ impl<'a> Gen<'a> {
     }
 
     fn variants(&mut self) {
+        let selects = self.selects();
+        let sel = |v: bool| if selects { format!(", select: {v}") } else { String::new() };
         let w = &mut self.w;
         w.blank();
         w.line("/// Per pass and permutation: shaders, bind group layouts and vertex layout.");
@@ -919,7 +921,9 @@ impl<'a> Gen<'a> {
         w.line("vertex_group: usize,");
         w.line("pixel_group: usize,");
         w.line("vertex_layout: Option<usize>,");
-        w.line("select: bool,");
+        if selects {
+            w.line("select: bool,");
+        }
         w.close("}");
         let kinds: Vec<&Kind> =
             [&self.render, &self.compute_kind].into_iter().filter(|k| !k.passes.is_empty()).collect();
@@ -938,17 +942,19 @@ impl<'a> Gen<'a> {
                 .flat_map(|&p| &self.plan.variants[p])
                 .filter_map(|v| match v {
                     VariantPlan::Render(v) => Some(format!(
-                        "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {}, select: {} }},",
+                        "VariantInfo {{ vertex: {}, pixel: {}, vertex_group: {}, pixel_group: {}, vertex_layout: {}{} }},",
                         v.vertex,
                         opt(v.pixel),
                         v.vertex_group,
                         v.pixel_group,
                         opt(v.vertex_layout),
-                        v.select
+                        sel(v.select)
                     )),
                     VariantPlan::Compute(v) => Some(format!(
-                        "VariantInfo {{ vertex: {}, pixel: None, vertex_group: {}, pixel_group: 0, vertex_layout: None, select: false }},",
-                        v.compute, v.group
+                        "VariantInfo {{ vertex: {}, pixel: None, vertex_group: {}, pixel_group: 0, vertex_layout: None{} }},",
+                        v.compute,
+                        v.group,
+                        sel(false)
                     )),
                     // The passes with a geometry shader have their own table (`GEOMETRY_VARIANTS`).
                     VariantPlan::Geometry(_) => None,
