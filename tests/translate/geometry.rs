@@ -57,13 +57,27 @@ fn the_sm5_stream_forms_on_stream_zero_emit_and_other_streams_are_dropped() {
     assert_eq!(t.wgsl.matches("= gs_emit()").count(), 1, "{}", t.wgsl);
 }
 
+/// SV_RenderTargetArrayIndex written by a geometry shader (docs/per-primitive.md): a flat `u32`
+/// output register the translation names, and the pixel shader behind it reads that location.
 #[test]
-fn per_primitive_system_values_are_refused_with_their_reason() {
+fn a_geometry_shader_writing_the_layer_names_its_register() {
     let Some(gs) = corpus_blob("wine/d3d11/test_layered_rendering__gs_4_code.dxbc") else { return };
-    let e = translate(&gs, &TranslateOptions::default()).unwrap_err();
-    let dxbc_wgsl::TranslateError::Unsupported(r) = e else { panic!("{e}") };
-    assert_eq!(r.reason, dxbc_wgsl::RefusalReason::SystemValueUnsupported);
-    assert!(r.detail.contains("SV_RenderTargetArrayIndex"), "{}", r.detail);
+    let t = translate(&gs, &TranslateOptions::default()).unwrap();
+    // `dcl_output_siv o1.x, rendertarget_array_index`.
+    let source = t.per_primitive.render_target_array_index.expect("the layer's source");
+    assert_eq!((source.location, source.component), (1, 0));
+    assert_eq!(t.per_primitive.viewport_array_index, None);
+    assert_eq!(t.per_primitive.cull_flag, None);
+    let o1 = t.outputs.iter().find(|v| v.register == 1).expect("o1");
+    assert_eq!(o1.scalar, dxbc_wgsl::ScalarKind::Uint, "integers travel flat");
+    let Some(ps) = corpus_blob("wine/d3d11/test_layered_rendering__ps_code.dxbc") else { return };
+    let p =
+        translate(&ps, &TranslateOptions { primitive_select: Some(t.per_primitive), ..Default::default() }).unwrap();
+    assert!(p.wgsl.contains("ps_selected("), "{}", p.wgsl);
+    assert!(p.wgsl.contains("discard"), "{}", p.wgsl);
+    // Without a source the pixel shader reads 0 and selects nothing.
+    let bare = translate(&ps, &TranslateOptions::default()).unwrap();
+    assert!(!bare.wgsl.contains("ps_selected("), "{}", bare.wgsl);
 }
 
 #[test]
