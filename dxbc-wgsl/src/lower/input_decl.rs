@@ -373,7 +373,7 @@ impl Cx<'_, '_> {
                     semantic: elems
                         .first()
                         .map(|e| e.semantic_name.clone())
-                        .unwrap_or_else(|| sv_semantic(sysval).into()),
+                        .unwrap_or_else(|| sv_semantic(sysval)),
                     semantic_index: 0,
                     register: reg,
                     location: Some(src.location),
