@@ -282,11 +282,17 @@ fn render(
         topology: wgpu::PrimitiveTopology::TriangleList,
         vertex_count: vertices.len() as u32,
         instance_count: 1,
-        color: vec![Some(ColorTarget { view: texture.create_view(&Default::default()), format, clear: true })],
+        color: vec![Some(ColorTarget {
+            view: texture.create_view(&Default::default()),
+            layers: Vec::new(),
+            format,
+            clear: true,
+        })],
         depth: None,
         sample_count: 1,
         sample_mask: !0,
         viewport: size,
+        selected: false,
     };
     let mut resolve = |stage: ShaderStage, b: &dxbc_wgsl::ResourceBinding| -> Result<Bound, DrawError> {
         assert_eq!(stage, ShaderStage::Pixel, "the vertex shaders bind nothing");

@@ -10,6 +10,7 @@ use super::report::SkipReason;
 use crate::primitive_stage::{
     DrawCall, FragmentEntry, PrimitiveStage, PrimitiveStageDescriptor, ShaderEntry, StageDesc,
 };
+use crate::select::Selection;
 
 /// A stage program: translated WGSL (or our own pass-through vertex shader) and its interface.
 #[derive(Debug, Clone)]
@@ -106,8 +107,11 @@ pub struct VertexInput {
 /// One colour target.
 #[derive(Debug, Clone)]
 pub struct ColorTarget {
-    /// The view rendered into.
+    /// The view rendered into (the first layer of an array).
     pub view: wgpu::TextureView,
+    /// Views of each layer of the render-target view (D3D's array slices), for a layered draw
+    /// ([`Draw::selected`]); empty when `view` is its only layer.
+    pub layers: Vec<wgpu::TextureView>,
     /// Its format.
     pub format: wgpu::TextureFormat,
     /// Clear it to zero before drawing (instruction tables) instead of loading it.
@@ -119,6 +123,8 @@ pub struct ColorTarget {
 pub struct DepthTarget {
     /// The view.
     pub view: wgpu::TextureView,
+    /// Views of each layer, as [`ColorTarget::layers`].
+    pub layers: Vec<wgpu::TextureView>,
     /// The depth test.
     pub compare: wgpu::CompareFunction,
 }
@@ -147,6 +153,11 @@ pub struct Draw<'a> {
     pub sample_mask: u64,
     /// Viewport size (the smallest target).
     pub viewport: (u32, u32),
+    /// The vertex shader writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex and the pixel
+    /// shader was translated with its `primitive_select` (docs/per-primitive.md): drawn once per
+    /// layer of the targets (a render pass over each layer's view) with the selection uniform
+    /// as group 3. The runner sets one viewport, so one draw per layer.
+    pub selected: bool,
 }
 
 /// A draw of a pass with a geometry shader, through the primitive stage
@@ -176,6 +187,9 @@ pub struct GeometryDraw<'a> {
     pub sample_mask: u64,
     /// Viewport size (the smallest target).
     pub viewport: (u32, u32),
+    /// The geometry shader writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex, as
+    /// [`Draw::selected`].
+    pub selected: bool,
 }
 
 /// Caches shader modules and pipelines across draws.
@@ -184,9 +198,103 @@ pub struct Renderer {
     modules: HashMap<String, wgpu::ShaderModule>,
     pipelines: HashMap<String, Result<(wgpu::RenderPipeline, [wgpu::BindGroupLayout; 2]), String>>,
     compute: HashMap<String, Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout), String>>,
+    /// Selection uniforms by layer count (one viewport).
+    selections: HashMap<u32, std::sync::Arc<Selection>>,
+}
+
+/// The layers a selected draw renders: the layer count of the bound targets, which D3D
+/// requires to be the same for every render-target view and the depth-stencil view.
+fn layer_count(color: &[Option<ColorTarget>], depth: Option<&DepthTarget>) -> Result<u32, DrawError> {
+    let mut counts = color
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| c.as_ref().map(|c| (format!("render target {i}"), c.layers.len().max(1) as u32)))
+        .chain(depth.map(|d| ("the depth target".to_string(), d.layers.len().max(1) as u32)));
+    let Some((first, n)) = counts.next() else { return Ok(1) };
+    for (other, m) in counts {
+        if m != n {
+            return Err(DrawError::Fail(format!(
+                "a layered draw over {first} of {n} layers and {other} of {m} (D3D requires one array size)"
+            )));
+        }
+    }
+    Ok(n)
+}
+
+/// The render passes of a draw: one over the targets' views, or for a selected draw one per
+/// layer over each target's view of that layer, with the selection uniform of that layer
+/// (group 3, set before `body`). `body` sets the pipeline, the other groups, and draws.
+fn render_passes(
+    encoder: &mut wgpu::CommandEncoder,
+    color: &[Option<ColorTarget>],
+    depth: Option<&DepthTarget>,
+    viewport: (u32, u32),
+    selection: Option<&Selection>,
+    mut body: impl FnMut(&mut wgpu::RenderPass<'_>),
+) {
+    let layers = selection.map_or(1, Selection::layers);
+    for layer in 0..layers {
+        let layer_view = |view: &wgpu::TextureView, views: &[wgpu::TextureView]| -> wgpu::TextureView {
+            match selection {
+                Some(_) => views.get(layer as usize).unwrap_or(view).clone(),
+                None => view.clone(),
+            }
+        };
+        let color_views: Vec<Option<(wgpu::TextureView, bool)>> =
+            color.iter().map(|c| c.as_ref().map(|c| (layer_view(&c.view, &c.layers), c.clear))).collect();
+        let depth_view = depth.map(|t| layer_view(&t.view, &t.layers));
+        let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = color_views
+            .iter()
+            .map(|c| {
+                c.as_ref().map(|(view, clear)| wgpu::RenderPassColorAttachment {
+                    view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: if *clear { wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT) } else { wgpu::LoadOp::Load },
+                        store: wgpu::StoreOp::Store,
+                    },
+                })
+            })
+            .collect();
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: None,
+            color_attachments: &attachments,
+            depth_stencil_attachment: depth_view.as_ref().map(|view| wgpu::RenderPassDepthStencilAttachment {
+                view,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        let full = [0.0, 0.0, viewport.0 as f32, viewport.1 as f32, 0.0, 1.0];
+        match selection {
+            Some(selection) => selection.draw_viewports(&mut pass, layer, &[full], None, &mut body),
+            None => {
+                pass.set_viewport(full[0], full[1], full[2], full[3], full[4], full[5]);
+                body(&mut pass);
+            }
+        }
+    }
 }
 
 impl Renderer {
+    /// The selection uniforms of a draw over `layers` layers and one viewport.
+    fn selection(&mut self, dev: &Device, layers: u32) -> Result<std::sync::Arc<Selection>, DrawError> {
+        if let Some(s) = self.selections.get(&layers) {
+            return Ok(s.clone());
+        }
+        let made = dev
+            .scoped(|device| Selection::new(device, layers, 1))
+            .map_err(|e| DrawError::Fail(format!("selection uniforms: {e}")))?
+            .map_err(|e| DrawError::Fail(e.to_string()))?;
+        let made = std::sync::Arc::new(made);
+        self.selections.insert(layers, made.clone());
+        Ok(made)
+    }
+
     fn module(&mut self, dev: &Device, wgsl: &str) -> Result<wgpu::ShaderModule, String> {
         if let Some(m) = self.modules.get(wgsl) {
             return Ok(m.clone());
@@ -203,7 +311,8 @@ impl Renderer {
         Ok(m)
     }
 
-    /// Draws once. `resolve` supplies the resource for each binding of either stage.
+    /// Draws once (a selected draw once per layer of the targets, [`Draw::selected`]). `resolve`
+    /// supplies the resource for each binding of either stage.
     pub fn draw(
         &mut self,
         dev: &Device,
@@ -245,18 +354,34 @@ impl Renderer {
             stencil: Default::default(),
             bias: Default::default(),
         });
+        let selection = match d.selected {
+            true => Some(self.selection(dev, layer_count(&d.color, d.depth.as_ref())?)?),
+            false => None,
+        };
         let key = format!(
-            "{}\u{0}{}\u{0}{targets:?}{vertex_layouts:?}{:?}{depth_stencil:?}{}/{}",
-            d.vs.wgsl, d.ps.wgsl, d.topology, d.sample_count, d.sample_mask
+            "{}\u{0}{}\u{0}{targets:?}{vertex_layouts:?}{:?}{depth_stencil:?}{}/{}/{:?}",
+            d.vs.wgsl,
+            d.ps.wgsl,
+            d.topology,
+            d.sample_count,
+            d.sample_mask,
+            selection.as_ref().map(|s| s.layers())
         );
         if !self.pipelines.contains_key(&key) {
             let vs = self.module(dev, &d.vs.wgsl).map_err(DrawError::Fail)?;
             let ps = self.module(dev, &d.ps.wgsl).map_err(DrawError::Fail)?;
             let made = dev.scoped(|device| {
                 let layouts = [layout_for(device, d.vs), layout_for(device, d.ps)];
+                let empty =
+                    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &[] });
+                let mut groups = vec![Some(&layouts[0]), Some(&layouts[1])];
+                if let Some(selection) = &selection {
+                    // Group 2 (the geometry shader's in the primitive stage) is unused here.
+                    groups.extend([Some(&empty), Some(selection.layout())]);
+                }
                 let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                     label: None,
-                    bind_group_layouts: &[Some(&layouts[0]), Some(&layouts[1])],
+                    bind_group_layouts: &groups,
                     immediate_size: 0,
                 });
                 let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -312,42 +437,20 @@ impl Renderer {
                 .map_err(|e| DrawError::Fail(format!("bind group creation failed: {e}")))?;
             groups.push(group);
         }
+        if selection.is_some() {
+            // Group 2, empty; group 3 is the selection's, set per layer.
+            let layout = pipeline.get_bind_group_layout(2);
+            let empty = dev
+                .scoped(|device| {
+                    device.create_bind_group(&wgpu::BindGroupDescriptor { label: None, layout: &layout, entries: &[] })
+                })
+                .map_err(|e| DrawError::Fail(format!("bind group creation failed: {e}")))?;
+            groups.push(empty);
+        }
         dev.scoped(|device| {
             let mut encoder = device.create_command_encoder(&Default::default());
-            {
-                let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = d
-                    .color
-                    .iter()
-                    .map(|c| {
-                        c.as_ref().map(|c| wgpu::RenderPassColorAttachment {
-                            view: &c.view,
-                            depth_slice: None,
-                            resolve_target: None,
-                            ops: wgpu::Operations {
-                                load: if c.clear {
-                                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
-                                } else {
-                                    wgpu::LoadOp::Load
-                                },
-                                store: wgpu::StoreOp::Store,
-                            },
-                        })
-                    })
-                    .collect();
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: None,
-                    color_attachments: &attachments,
-                    depth_stencil_attachment: d.depth.as_ref().map(|t| wgpu::RenderPassDepthStencilAttachment {
-                        view: &t.view,
-                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
-                        stencil_ops: None,
-                    }),
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
+            render_passes(&mut encoder, &d.color, d.depth.as_ref(), d.viewport, selection.as_deref(), |pass| {
                 pass.set_pipeline(&pipeline);
-                pass.set_viewport(0.0, 0.0, d.viewport.0 as f32, d.viewport.1 as f32, 0.0, 1.0);
                 for (i, g) in groups.iter().enumerate() {
                     pass.set_bind_group(i as u32, g, &[]);
                 }
@@ -357,7 +460,7 @@ impl Renderer {
                     }
                 }
                 pass.draw(0..d.vertex_count, 0..d.instance_count);
-            }
+            });
             dev.queue.submit([encoder.finish()]);
         })
         .map_err(|e| DrawError::Fail(format!("draw failed: {e}")))?;
@@ -367,7 +470,8 @@ impl Renderer {
 
 impl Renderer {
     /// Draws once through the primitive stage: the vertex and geometry compute work, then the
-    /// draw of the geometry shader's output. `resolve` supplies the resource for each binding
+    /// draw of the geometry shader's output (once per layer of the targets when selected,
+    /// [`GeometryDraw::selected`]). `resolve` supplies the resource for each binding
     /// of every stage.
     pub fn draw_geometry(
         &mut self,
@@ -399,6 +503,10 @@ impl Renderer {
             stencil: Default::default(),
             bias: Default::default(),
         });
+        let selection = match d.selected {
+            true => Some(self.selection(dev, layer_count(&d.color, d.depth.as_ref())?)?),
+            false => None,
+        };
         let mut module = |p: &Program| self.module(dev, &p.wgsl).map_err(DrawError::Fail);
         let (vs, gs, draw_vs, ps) = (module(d.vs)?, module(d.gs)?, module(d.draw_vs)?, module(d.ps)?);
         let made = dev.scoped(|device| {
@@ -407,7 +515,7 @@ impl Renderer {
                 layout_with(device, d.gs, wgpu::ShaderStages::COMPUTE),
                 layout_with(device, d.ps, wgpu::ShaderStages::FRAGMENT),
             ];
-            let stage = PrimitiveStage::new(
+            let stage = PrimitiveStage::new_selected(
                 device,
                 &PrimitiveStageDescriptor {
                     label: Some("conformance"),
@@ -436,6 +544,7 @@ impl Renderer {
                     },
                     max_binding_bytes: None,
                 },
+                selection.as_ref().map(|s| s.layout()),
             );
             stage.map(|s| (s, layouts))
         });
@@ -471,41 +580,9 @@ impl Renderer {
                 Some(&groups[0]),
                 Some(&groups[1]),
             )?;
-            {
-                let attachments: Vec<Option<wgpu::RenderPassColorAttachment<'_>>> = d
-                    .color
-                    .iter()
-                    .map(|c| {
-                        c.as_ref().map(|c| wgpu::RenderPassColorAttachment {
-                            view: &c.view,
-                            depth_slice: None,
-                            resolve_target: None,
-                            ops: wgpu::Operations {
-                                load: if c.clear {
-                                    wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT)
-                                } else {
-                                    wgpu::LoadOp::Load
-                                },
-                                store: wgpu::StoreOp::Store,
-                            },
-                        })
-                    })
-                    .collect();
-                let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: None,
-                    color_attachments: &attachments,
-                    depth_stencil_attachment: d.depth.as_ref().map(|t| wgpu::RenderPassDepthStencilAttachment {
-                        view: &t.view,
-                        depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
-                        stencil_ops: None,
-                    }),
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
-                pass.set_viewport(0.0, 0.0, d.viewport.0 as f32, d.viewport.1 as f32, 0.0, 1.0);
-                stage.draw(&mut pass, &prepared, Some(&groups[2]));
-            }
+            render_passes(&mut encoder, &d.color, d.depth.as_ref(), d.viewport, selection.as_deref(), |pass| {
+                stage.draw(pass, &prepared, Some(&groups[2]))
+            });
             dev.queue.submit([encoder.finish()]);
             Ok::<(), crate::primitive_stage::PrimitiveStageError>(())
         });

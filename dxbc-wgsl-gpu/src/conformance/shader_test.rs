@@ -264,6 +264,25 @@ struct Replay<'a> {
     programs: HashMap<String, Result<Program, DrawError>>,
 }
 
+/// Views of each layer of a 2D array target (empty for a single layer or a 3D texture): the
+/// render passes of a layered draw.
+fn layer_views(texture: &wgpu::Texture) -> Vec<wgpu::TextureView> {
+    let layers = texture.size().depth_or_array_layers;
+    if texture.dimension() != wgpu::TextureDimension::D2 || layers <= 1 {
+        return Vec::new();
+    }
+    (0..layers)
+        .map(|layer| {
+            texture.create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2),
+                base_array_layer: layer,
+                array_layer_count: Some(1),
+                ..Default::default()
+            })
+        })
+        .collect()
+}
+
 /// WebGPU texture format and texel words of a test format name.
 fn texture_format(name: &str) -> Option<(wgpu::TextureFormat, u32)> {
     use wgpu::TextureFormat as F;
@@ -539,10 +558,11 @@ impl Replay<'_> {
         }
         self.caps_missing = None;
         // Every cap the suites require is one WebGPU lacks (or a fixed-function feature), except
-        // `float64` (the translator emulates doubles; a shader it refuses is skipped as refused)
-        // and `geometry-shader` (the primitive stage emulates them).
+        // `float64` (the translator emulates doubles; a shader it refuses is skipped as refused),
+        // `geometry-shader` (the primitive stage emulates them) and `rt-vp-array-index` (the
+        // draw is replayed once per layer with the per-primitive selection, docs/per-primitive.md).
         let mut caps = e.get("caps").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
-        if let Some(cap) = caps.find(|&c| c != "float64" && c != "geometry-shader") {
+        if let Some(cap) = caps.find(|&c| !matches!(c, "float64" | "geometry-shader" | "rt-vp-array-index")) {
             let reason = match cap {
                 "clip-planes" => SkipReason::FixedFunction { feature: "clip planes".into() },
                 "point-size" => SkipReason::FixedFunction { feature: "point size".into() },
@@ -553,9 +573,6 @@ impl Replay<'_> {
                 "wave-ops" => SkipReason::Capability { capability: "wave operations".into() },
                 "native-16-bit" => SkipReason::Capability { capability: "native 16-bit types (SM6.2)".into() },
                 "depth-bounds" => SkipReason::Capability { capability: "depth-bounds test".into() },
-                "rt-vp-array-index" => SkipReason::Capability {
-                    capability: "render-target/viewport array index from the vertex shader".into(),
-                },
                 other => SkipReason::Capability { capability: other.to_string() },
             };
             self.caps_missing = Some(reason);
@@ -796,6 +813,14 @@ impl Replay<'_> {
             };
             return self.try_geometry_draw(e, &shaders, topology, options, quad);
         }
+        // A vertex shader writing SV_RenderTargetArrayIndex or SV_ViewportArrayIndex: the pixel
+        // shader selects the primitives of each layer's draw. (A vertex shader this translation
+        // refuses or fails is reported below, in the stages' order.)
+        let per_primitive = match shaders.get("vs").and_then(|s| s.get("dxbc")).and_then(Value::as_str) {
+            Some(dxbc) => self.program(dxbc, &options).ok().and_then(|p| p.translation).map(|t| t.per_primitive),
+            None => None,
+        }
+        .filter(|p| p.selects());
         let mut programs: BTreeMap<String, Program> = BTreeMap::new();
         // Translate every stage first: a refused stage (geometry, hull, domain) skips the draw.
         // The pixel shader goes first: the vertex shader's outputs take its interpolation modes
@@ -807,7 +832,10 @@ impl Replay<'_> {
             let Some(dxbc) = s.get("dxbc").and_then(Value::as_str) else {
                 return Err(DrawError::Fail(format!("no blob for stage {stage}")));
             };
-            let p = self.program(dxbc, &options)?;
+            let p = match stage.as_str() {
+                "ps" => self.program(dxbc, &TranslateOptions { primitive_select: per_primitive, ..options.clone() })?,
+                _ => self.program(dxbc, &options)?,
+            };
             if stage == "ps" {
                 if let Some(t) = &p.translation {
                     options.vertex_output_interpolation =
@@ -841,6 +869,7 @@ impl Replay<'_> {
             sample_count,
             sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
             viewport,
+            selected: per_primitive.is_some(),
         };
         let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
         let mut resolve = |_: ShaderStage, b: &ResourceBinding| bind(dev, resources, samplers, uniforms, b);
@@ -877,7 +906,18 @@ impl Replay<'_> {
                 return Err(DrawError::Fail(format!("stage {stage} translated, but the runner draws vs+gs+ps only")));
             }
         }
-        let ps = self.program(&blob("ps")?, &TranslateOptions { behind_geometry: true, ..options.clone() })?;
+        // A geometry shader writing SV_RenderTargetArrayIndex or SV_ViewportArrayIndex: the pixel
+        // shader selects the primitives of each layer's draw (a refusal is reported below).
+        let per_primitive = self
+            .program(&blob("gs")?, &options)
+            .ok()
+            .and_then(|p| p.translation)
+            .map(|t| t.per_primitive)
+            .filter(|p| p.selects());
+        let ps = self.program(
+            &blob("ps")?,
+            &TranslateOptions { behind_geometry: true, primitive_select: per_primitive, ..options.clone() },
+        )?;
         let gs = self.program(&blob("gs")?, &options)?;
         let Some(gs_t) = gs.translation.clone() else { return Err(DrawError::Fail("no geometry translation".into())) };
         let Some(info) = gs_t.geometry.clone() else {
@@ -949,6 +989,7 @@ impl Replay<'_> {
             sample_count,
             sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
             viewport,
+            selected: per_primitive.is_some(),
         };
         let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
         let mut resolve = |_: ShaderStage, b: &ResourceBinding| bind(dev, resources, samplers, uniforms, b);
@@ -1017,13 +1058,18 @@ impl Replay<'_> {
                     array_layer_count: Some(1),
                     ..Default::default()
                 }),
+                layers: layer_views(&target_tex),
                 format: target_tex.format(),
                 clear: false,
             });
         }
         let depth = match self.resources.get(&("dsv".to_string(), 0)) {
             Some(r) => match &r.texture {
-                Some(t) => Some(DepthTarget { view: t.create_view(&Default::default()), compare: self.depth_func }),
+                Some(t) => Some(DepthTarget {
+                    view: t.create_view(&Default::default()),
+                    layers: layer_views(t),
+                    compare: self.depth_func,
+                }),
                 None => return Err(DrawError::Fail("depth target could not be created".into())),
             },
             None => None,

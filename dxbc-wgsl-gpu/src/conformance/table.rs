@@ -214,11 +214,17 @@ fn draw_row(
         topology: wgpu::PrimitiveTopology::TriangleList,
         vertex_count: 3,
         instance_count: 1,
-        color: vec![Some(ColorTarget { view: target.view.clone(), format: target.format, clear: true })],
+        color: vec![Some(ColorTarget {
+            view: target.view.clone(),
+            layers: Vec::new(),
+            format: target.format,
+            clear: true,
+        })],
         depth: None,
         sample_count: target.samples,
         sample_mask: !0,
         viewport: (1, 1),
+        selected: false,
     };
     renderer.draw(dev, &draw, &mut |_, b| {
         Ok(match (&b.kind, b.register.class, b.register.slot) {
