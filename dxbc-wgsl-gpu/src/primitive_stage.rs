@@ -425,6 +425,7 @@ mod tests {
             output_registers: 3,
             position_register: Some(0),
             index_stride: 9,
+            streams: None,
         };
         assert_eq!(stage_desc(&info, vec![0, 2]), CONST_STAGE);
         assert_eq!(CONST_STAGE.output_vertex_bytes(), info.output_vertex_bytes());

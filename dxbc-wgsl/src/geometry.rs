@@ -50,6 +50,12 @@ pub const OUTPUT_INDICES: u32 = 4;
 /// position, `(strip start, strip end, primitive id or 0xFFFFFFFF, 0)`: written by the assembly
 /// kernel, read by the geometry module.
 pub const ASSEMBLY_TABLE: u32 = 5;
+mod streams;
+pub use streams::{
+    pass_through_geometry, resolve_so_declaration, GeometryStreams, SoDeclaration, SoDeclarationEntry,
+    SoDeclarationError, SoResolvedEntry, StreamInfo,
+};
+
 /// The primitive-restart index of the output strips.
 pub const RESTART_INDEX: u32 = 0xFFFF_FFFF;
 /// Invocations per workgroup of the vertex and geometry modules (and of the assembly kernel's
@@ -310,6 +316,11 @@ pub struct GeometryInfo {
     /// Index words per invocation in the output strips (`2 × max_vertices + 1`: an emit and a
     /// cut per vertex, and the restart that ends the invocation); 0 for a point list.
     pub index_stride: u32,
+    /// Stream output: the layout of a translation with
+    /// [`crate::TranslateOptions::geometry_streams`] other than the default (regions per
+    /// invocation, the region of each stream, slots per invocation); `None` for the plain
+    /// translation (stream 0 drawn, the other streams dropped).
+    pub streams: Option<StreamInfo>,
 }
 
 impl GeometryInfo {

@@ -70,6 +70,9 @@ pub struct TranslateOptions {
     /// geometry shader wrote (a flat `@location` of its register, as the generated pass-through
     /// vertex shader passes it on) instead of WebGPU's `primitive_index`.
     pub behind_geometry: bool,
+    /// A geometry shader: the streams its translation keeps (stream output,
+    /// `docs/stream-output.md`); the default draws stream 0 and drops the others.
+    pub geometry_streams: geometry::GeometryStreams,
 }
 
 /// How a vertex shader is translated ([`TranslateOptions::vertex_stage`]).

@@ -288,6 +288,7 @@ pub fn fake_geometry(label: &str) -> StageInfo {
             output_registers: 4,
             position_register: Some(3),
             index_stride: 9,
+            streams: None,
         }),
     }
 }
