@@ -32,6 +32,17 @@ pub fn stage_desc(info: &dxbc_wgsl::geometry::GeometryInfo, vertex_slots: Vec<u3
     }
 }
 
+/// The [`StreamStage`] of a geometry translation with stream output (its
+/// `GeometryInfo::streams`), for [`PrimitiveStage::with_streams`]; `None` for the plain one.
+pub fn stream_stage(info: &dxbc_wgsl::geometry::GeometryInfo) -> Option<StreamStage> {
+    info.streams.map(|s| StreamStage {
+        slots: s.slots,
+        regions: s.regions,
+        index_stride: s.index_stride,
+        drawn: s.drawn,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
