@@ -32,6 +32,17 @@ pub fn stage_desc(info: &dxbc_wgsl::geometry::GeometryInfo, vertex_slots: Vec<u3
     }
 }
 
+/// The [`StreamStage`] of a geometry translation with stream output (its
+/// `GeometryInfo::streams`), for [`PrimitiveStage::with_streams`]; `None` for the plain one.
+pub fn stream_stage(info: &dxbc_wgsl::geometry::GeometryInfo) -> Option<StreamStage> {
+    info.streams.map(|s| StreamStage {
+        slots: s.slots,
+        regions: s.regions,
+        index_stride: s.index_stride,
+        drawn: s.drawn,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -426,6 +437,7 @@ mod tests {
             position_register: Some(0),
             index_stride: 9,
             cull_flag_register: None,
+            streams: None,
         };
         assert_eq!(stage_desc(&info, vec![0, 2]), CONST_STAGE);
         assert_eq!(CONST_STAGE.output_vertex_bytes(), info.output_vertex_bytes());

@@ -4,6 +4,52 @@
 
 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../dxbc-wgsl-build/src/codegen/stream_output_runtime.rs"));
 
+/// The [`SoLayout`] of a geometry translation with stream output (its `GeometryInfo::streams`:
+/// registers per output vertex, index words per invocation and region, vertices per primitive,
+/// the region of each stream); `None` for a translation without stream output.
+pub fn so_layout(info: &dxbc_wgsl::geometry::GeometryInfo) -> Option<SoLayout> {
+    let s = info.streams?;
+    Some(SoLayout {
+        registers: info.output_registers.max(1),
+        index_stride: s.index_stride,
+        prim_vertices: s.prim_vertices,
+        regions: s.so_regions,
+    })
+}
+
+/// The [`SoDesc`] of a declaration resolved against the shader's output signature
+/// (`dxbc_wgsl::geometry::resolve_so_declaration`): gaps of more than 4 components become
+/// consecutive gaps of at most 4 (the same bytes skipped).
+pub fn so_desc(d: &dxbc_wgsl::geometry::SoDeclaration) -> SoDesc {
+    let mut entries = Vec::new();
+    for e in &d.entries {
+        match e.register {
+            Some(r) => entries.push(SoEntry {
+                stream: e.stream,
+                register: Some(r),
+                start_component: e.start_component,
+                component_count: e.component_count,
+                slot: e.slot,
+            }),
+            None => {
+                let mut left = e.component_count;
+                while left > 0 {
+                    let n = left.min(4);
+                    entries.push(SoEntry {
+                        stream: e.stream,
+                        register: None,
+                        start_component: 0,
+                        component_count: n,
+                        slot: e.slot,
+                    });
+                    left -= n;
+                }
+            }
+        }
+    }
+    SoDesc { entries, strides: d.strides, rasterized_stream: d.rasterized }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

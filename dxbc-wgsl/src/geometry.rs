@@ -50,6 +50,12 @@ pub const OUTPUT_INDICES: u32 = 4;
 /// position, `(strip start, strip end, primitive id or 0xFFFFFFFF, 0)`: written by the assembly
 /// kernel, read by the geometry module.
 pub const ASSEMBLY_TABLE: u32 = 5;
+mod streams;
+pub use streams::{
+    pass_through_geometry, resolve_so_declaration, GeometryStreams, SoDeclaration, SoDeclarationEntry,
+    SoDeclarationError, SoResolvedEntry, StreamInfo,
+};
+
 /// The primitive-restart index of the output strips.
 pub const RESTART_INDEX: u32 = 0xFFFF_FFFF;
 /// Invocations per workgroup of the vertex and geometry modules (and of the assembly kernel's
@@ -315,6 +321,11 @@ pub struct GeometryInfo {
     /// is 1 when one cull distance is negative at every vertex of the primitive.
     #[cfg_attr(feature = "serde", serde(default))]
     pub cull_flag_register: Option<u32>,
+    /// Stream output: the layout of a translation with
+    /// [`crate::TranslateOptions::geometry_streams`] other than the default (regions per
+    /// invocation, the region of each stream, slots per invocation); `None` for the plain
+    /// translation (stream 0 drawn, the other streams dropped).
+    pub streams: Option<StreamInfo>,
 }
 
 impl GeometryInfo {

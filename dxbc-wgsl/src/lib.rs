@@ -77,6 +77,9 @@ pub struct TranslateOptions {
     /// and SV_ViewportArrayIndex read the sources (0 for a source not written). `None`: those
     /// inputs read their own register's flat location and nothing is discarded.
     pub primitive_select: Option<select::PrimitiveSelect>,
+    /// A geometry shader: the streams its translation keeps (stream output,
+    /// `docs/stream-output.md`); the default draws stream 0 and drops the others.
+    pub geometry_streams: geometry::GeometryStreams,
 }
 
 /// How a vertex shader is translated ([`TranslateOptions::vertex_stage`]).

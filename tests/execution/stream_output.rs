@@ -110,6 +110,9 @@ impl Model {
                     })
                     .min()
                     .unwrap_or(u32::MAX);
+                // An unbound slot the stream writes is a full buffer (D3D11.3 §14.6).
+                let unbound = (0..4).any(|s| desc.slots_of(stream) & (1 << s) != 0 && self.buffers[s].is_none());
+                let fit = if unbound { 0 } else { fit };
                 let written = needed.min(fit);
                 for (k, prim) in prims.iter().take(written as usize).enumerate() {
                     for (v, &slot) in prim.iter().enumerate() {
@@ -368,7 +371,7 @@ fn random_chunk(rng: &mut Lcg, chunk: u32, invocations: u32, regions: u32, max: 
 
 /// Points on streams 0 and 2 (regions 0 and 1), in two chunks and three passes: stream 2
 /// writes slots 1 and 2, and slot 2's small buffer stops it (slot 1 keeps room); stream 0 goes
-/// on into slot 0; an unbound slot 3 of stream 0 is discarded and limits nothing.
+/// on into slots 0 and 3.
 #[test]
 fn point_streams_stop_independently_at_any_full_buffer() {
     let Some(dev) = common::device("point_streams_stop_independently_at_any_full_buffer") else { return };
@@ -389,26 +392,17 @@ fn point_streams_stop_independently_at_any_full_buffer() {
         SoLayout { registers, index_stride: 2 * max + 1, prim_vertices: 1, regions: [Some(0), None, Some(1), None] };
     let mut rng = Lcg(15);
     let so = new_so(&dev, &desc, &layout);
-    let words = [400usize, 400, 3 * 13, 0];
-    let gpu = [Some(target(&dev, words[0])), Some(target(&dev, words[1])), Some(target(&dev, words[2])), None];
-    let mut model = Model {
-        buffers: [
-            Some(vec![UNTOUCHED; words[0]]),
-            Some(vec![UNTOUCHED; words[1]]),
-            Some(vec![UNTOUCHED; words[2]]),
-            None,
-        ],
-        state: [0; SO_STATE_WORDS],
-    };
+    let words = [400usize, 400, 3 * 13, 400];
+    let gpu = words.map(|w| Some(target(&dev, w)));
+    let mut model = Model { buffers: words.map(|w| Some(vec![UNTOUCHED; w])), state: [0; SO_STATE_WORDS] };
     let mut starts = [Some(SoStart::Offset(0)); 4];
-    starts[3] = None;
     for pass in 0..3 {
         let chunks = [
             random_chunk(&mut rng, 2 * pass, 7, 2, max, registers),
             random_chunk(&mut rng, 2 * pass + 1, 5, 2, max, registers),
         ];
         step(&dev, &so, &mut model, &gpu, &chunks, starts, &format!("pass {pass}"));
-        starts = [Some(SoStart::Append), Some(SoStart::Append), Some(SoStart::Append), None];
+        starts = [Some(SoStart::Append); 4];
     }
     let stats = |s: usize| &model.state[SO_STATISTICS + 8 * s..SO_STATISTICS + 8 * s + 5];
     assert_eq!(stats(2)[0], 13, "stream 2 stops when slot 2 holds 13 points");

@@ -475,3 +475,37 @@ pub fn dcl_input_ps_flat(register: u32, m: &str) -> Vec<u32> {
 pub fn dcl_input_ps_sgv(register: u32, m: &str, name: u32) -> Vec<u32> {
     ins(DCL_INPUT_PS_SGV | (1 << 11), &[dst(INPUT, register, m), vec![name]])
 }
+
+/// [`shader`] with an `OSG5` output signature: each output element with its stream (a
+/// geometry shader of several streams, SM5).
+pub fn shader_streams(
+    version: u32,
+    inputs: &[Element],
+    outputs: &[(u32, Element)],
+    decls: &[Vec<u32>],
+    temps: u32,
+    body: &[Vec<u32>],
+) -> Vec<u8> {
+    let plain: Vec<Element> = outputs.iter().map(|(_, e)| *e).collect();
+    let blob = shader(version, inputs, &plain, decls, temps, body);
+    let container = dxbc_wgsl::Container::parse(&blob, &dxbc_wgsl::ReadOptions::default()).expect("container");
+    let mut chunks: Vec<([u8; 4], Vec<u8>)> = container.chunks.iter().map(|c| (c.fourcc, c.data.to_vec())).collect();
+    // OSG5: per element its stream, then the OSGN fields.
+    let mut head: Vec<u32> = vec![outputs.len() as u32, 8];
+    let mut names: Vec<u8> = Vec::new();
+    let names_at = 8 + 28 * outputs.len() as u32;
+    for (stream, e) in outputs {
+        head.extend([*stream, names_at + names.len() as u32, e.1, e.2, e.3, e.4, u32::from(mask(e.5) as u8)]);
+        names.extend(e.0.as_bytes());
+        names.push(0);
+    }
+    names.resize(names.len().next_multiple_of(4), 0);
+    let mut osg5: Vec<u8> = head.iter().flat_map(|w| w.to_le_bytes()).collect();
+    osg5.extend(names);
+    for c in &mut chunks {
+        if &c.0 == b"OSGN" {
+            *c = (*b"OSG5", osg5.clone());
+        }
+    }
+    dxbc_wgsl::container::assemble(&chunks)
+}

@@ -42,6 +42,7 @@ fn a_point_to_strip_geometry_shader_is_a_compute_module_with_its_description() {
             position_register: Some(0),
             index_stride: 9,
             cull_flag_register: None,
+            streams: None,
         })
     );
     // Four emits, each storing both output registers into the slot gs_emit returned.

@@ -205,6 +205,70 @@ impl StageDesc {
     }
 }
 
+/// How a geometry module translated with stream output lays out its output (the library's
+/// `dxbc_wgsl::geometry::StreamInfo`; `docs/stream-output.md`), for
+/// [`PrimitiveStage::with_streams`]: per invocation `slots` output vertex slots shared by every
+/// stream, and `regions` regions of `index_stride` index words (region `r` of invocation `t` of
+/// a chunk of `n` invocations at words `(r * n + t) * index_stride`). When `drawn`, region 0 is
+/// the rasterized stream's: strips drawn as restart-indexed strips, a point list as an indexed
+/// point list padded with each invocation's hidden slot (slot `max_vertices`, at the culled
+/// position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StreamStage {
+    /// Output vertex slots per invocation (`max_vertices`, one more for a drawn point list).
+    pub slots: u32,
+    /// Index regions per invocation (1-5).
+    pub regions: u32,
+    /// Index words per invocation and region (`2 × max_vertices + 1` for strips,
+    /// `max_vertices` for points).
+    pub index_stride: u32,
+    /// Whether region 0 is drawn (a rasterized stream).
+    pub drawn: bool,
+}
+
+impl StreamStage {
+    /// Index words per invocation (every region).
+    pub const fn index_words(&self) -> u32 {
+        self.regions * self.index_stride
+    }
+
+    /// The description the chunks are sized by: `max_vertices` the slots, `index_stride` the
+    /// index words per invocation.
+    pub fn sized(&self, desc: &StageDesc) -> StageDesc {
+        StageDesc { max_vertices: self.slots, index_stride: self.index_words(), ..desc.clone() }
+    }
+
+    /// Checks the layout against the pass's description.
+    ///
+    /// # Errors
+    /// [`PrimitiveStageError::InvalidStage`] naming the inconsistency.
+    pub fn validate(&self, desc: &StageDesc) -> Result<(), PrimitiveStageError> {
+        let invalid = |what: String| Err(PrimitiveStageError::InvalidStage(format!("stream output: {what}")));
+        let Some(output) = desc.output else {
+            return invalid("a geometry shader without an output topology".into());
+        };
+        if !(1..=5).contains(&self.regions) {
+            return invalid(format!("{} index regions (1-5: the drawn stream's and four streams')", self.regions));
+        }
+        let points = output == OutputTopology::PointList;
+        let stride = if points { desc.max_vertices } else { 2 * desc.max_vertices + 1 };
+        if self.index_stride != stride {
+            return invalid(format!(
+                "index_stride {} for {output:?} of {} vertices ({stride})",
+                self.index_stride, desc.max_vertices
+            ));
+        }
+        let slots = desc.max_vertices + u32::from(points && self.drawn);
+        if self.slots != slots {
+            return invalid(format!(
+                "{} slots per invocation for {output:?} of {} vertices ({slots}: a drawn point list has a hidden slot)",
+                self.slots, desc.max_vertices
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// One D3D11 draw (`Draw[Indexed][Instanced]`) through the primitive stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DrawCall {
@@ -354,6 +418,30 @@ pub fn plan_chunks(
     max_binding_bytes: u64,
 ) -> Result<Vec<Chunk>, PrimitiveStageError> {
     desc.validate()?;
+    plan_sized(desc, draw, max_binding_bytes)
+}
+
+/// [`plan_chunks`] of a geometry module translated with stream output: its chunks' buffers
+/// hold [`StreamStage::slots`] output vertices and [`StreamStage::index_words`] index words per
+/// invocation.
+///
+/// # Errors
+/// Those of [`plan_chunks`]; [`PrimitiveStageError::InvalidStage`] when `streams` does not fit
+/// `desc`.
+pub fn plan_chunks_with_streams(
+    desc: &StageDesc,
+    streams: &StreamStage,
+    draw: &DrawCall,
+    max_binding_bytes: u64,
+) -> Result<Vec<Chunk>, PrimitiveStageError> {
+    desc.validate()?;
+    streams.validate(desc)?;
+    plan_sized(&streams.sized(desc), draw, max_binding_bytes)
+}
+
+/// [`plan_chunks`] of a description already validated (or sized for stream output: its
+/// `max_vertices` the slots and its `index_stride` the index words per invocation).
+fn plan_sized(desc: &StageDesc, draw: &DrawCall, max_binding_bytes: u64) -> Result<Vec<Chunk>, PrimitiveStageError> {
     let Some(primitive) = InputPrimitive::of_topology(draw.topology) else {
         return Err(PrimitiveStageError::UnknownTopology(draw.topology));
     };
@@ -740,6 +828,10 @@ pub struct PrimitiveStage {
     /// from `zeros` (one dispatch cannot both read and write a buffer).
     sink: wgpu::Buffer,
     cache: Mutex<Vec<(Role, u64, wgpu::Buffer)>>,
+    /// Stream output: the layout of the geometry module's output, and the description the
+    /// chunks are sized by (`desc` without stream output).
+    streams: Option<StreamStage>,
+    sized: StageDesc,
 }
 
 /// The output of one chunk, as the draw reads it.
@@ -751,7 +843,8 @@ pub struct PreparedChunk {
     pub records: wgpu::Buffer,
     /// The output vertices: `vertex_count` vertices of `StageDesc::output_vertex_bytes`.
     pub vertices: wgpu::Buffer,
-    /// The restart-indexed output strips (`index_count` `u32` words); `None` for a point list.
+    /// The restart-indexed output strips (`index_count` `u32` words); `None` for a point list
+    /// (with stream output: every region's lists, points too).
     pub indices: Option<wgpu::Buffer>,
     /// Output vertex slots.
     pub vertex_count: u32,
@@ -841,7 +934,7 @@ impl PrimitiveStage {
     /// output registers than `max_vertex_attributes`, fewer than 4 bind groups, too few
     /// storage buffers per stage).
     pub fn new(device: &wgpu::Device, d: &PrimitiveStageDescriptor<'_>) -> Result<Self, PrimitiveStageError> {
-        Self::new_selected(device, d, None)
+        Self::with_streams_selected(device, d, None, None)
     }
 
     /// [`PrimitiveStage::new`] for a pass drawn per layer and viewport (docs/per-primitive.md):
@@ -855,8 +948,40 @@ impl PrimitiveStage {
         d: &PrimitiveStageDescriptor<'_>,
         select_layout: Option<&wgpu::BindGroupLayout>,
     ) -> Result<Self, PrimitiveStageError> {
+        Self::with_streams_selected(device, d, None, select_layout)
+    }
+
+    /// [`PrimitiveStage::new`] for a geometry module translated with stream output (`streams`
+    /// its layout; `None` is [`PrimitiveStage::new`]): the chunks' buffers hold every stream's
+    /// output for the stream-output pass, and the draw reads region 0 (nothing is drawn when no
+    /// stream is rasterized).
+    ///
+    /// # Errors
+    /// Those of [`PrimitiveStage::new`]; [`PrimitiveStageError::InvalidStage`] when `streams`
+    /// does not fit the description ([`StreamStage::validate`]).
+    pub fn with_streams(
+        device: &wgpu::Device,
+        d: &PrimitiveStageDescriptor<'_>,
+        streams: Option<StreamStage>,
+    ) -> Result<Self, PrimitiveStageError> {
+        Self::with_streams_selected(device, d, streams, None)
+    }
+
+    /// [`PrimitiveStage::with_streams`] and [`PrimitiveStage::new_selected`] together.
+    ///
+    /// # Errors
+    /// Those of [`PrimitiveStage::with_streams`].
+    pub fn with_streams_selected(
+        device: &wgpu::Device,
+        d: &PrimitiveStageDescriptor<'_>,
+        streams: Option<StreamStage>,
+        select_layout: Option<&wgpu::BindGroupLayout>,
+    ) -> Result<Self, PrimitiveStageError> {
         let desc = d.stage.clone();
         desc.validate()?;
+        if let Some(s) = &streams {
+            s.validate(&desc)?;
+        }
         let limits = device.limits();
         if limits.max_bind_groups < 4 {
             return Err(PrimitiveStageError::Device(format!("{} bind groups (4 needed)", limits.max_bind_groups)));
@@ -957,7 +1082,7 @@ impl PrimitiveStage {
             ShaderEntry { module: &assembly_module, entry_point: "main" },
         );
 
-        let render = desc.output.map(|output| {
+        let render = desc.output.filter(|_| streams.is_none_or(|s| s.drawn)).map(|output| {
             let pixel_layout = d.fragment.and_then(|f| f.layout).unwrap_or(&empty);
             let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(&named("draw pipeline")),
@@ -1021,7 +1146,6 @@ impl PrimitiveStage {
             mapped_at_creation: false,
         });
         Ok(PrimitiveStage {
-            desc,
             label,
             max_binding_bytes: d.max_binding_bytes,
             vertex,
@@ -1035,12 +1159,20 @@ impl PrimitiveStage {
             zeros,
             sink,
             cache: Mutex::new(Vec::new()),
+            sized: streams.map_or_else(|| desc.clone(), |s| s.sized(&desc)),
+            streams,
+            desc,
         })
     }
 
     /// What is fixed about the pass.
     pub fn desc(&self) -> &StageDesc {
         &self.desc
+    }
+
+    /// The stream-output layout of [`PrimitiveStage::with_streams`] (`None` without).
+    pub fn streams(&self) -> Option<&StreamStage> {
+        self.streams.as_ref()
     }
 
     /// Sets the cap on the bytes of one chunk's buffers
@@ -1152,7 +1284,8 @@ impl PrimitiveStage {
         vertex_group: Option<&wgpu::BindGroup>,
         geometry_group: Option<&wgpu::BindGroup>,
     ) -> Result<Prepared, PrimitiveStageError> {
-        let desc = &self.desc;
+        // The chunks' sizes (with stream output: every stream's slots and index regions).
+        let desc = &self.sized;
         // The buffers are bound as storage below; a missing usage is this error, not a
         // validation error of a bind group the caller never made.
         let not_storage = |b: &wgpu::Buffer| !b.usage().contains(wgpu::BufferUsages::STORAGE);
@@ -1169,7 +1302,7 @@ impl PrimitiveStage {
         // table) only the device's limits.
         let max_binding = self.max_binding_bytes(device);
         let device_max = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
-        let chunks = plan_chunks(desc, draw, max_binding)?;
+        let chunks = plan_sized(desc, draw, max_binding)?;
         let mut params = DrawParams {
             vertex_count: draw.vertex_count,
             first_vertex: draw.first_vertex,
@@ -1389,8 +1522,10 @@ impl PrimitiveStage {
     /// fragment state): a point list as `draw(0..vertex_count)`, strips as
     /// `draw_indexed(0..index_count)` over the chunk's `Uint32` output strips. `pixel_group` is
     /// the pixel shader's resources (group 1; `None` when it binds none). Nothing is drawn for a
-    /// geometry shader without an output topology. Sets the pass's pipeline, bind groups 0 and 1,
-    /// vertex buffer 0 and index buffer.
+    /// geometry shader without an output topology. With stream output
+    /// ([`PrimitiveStage::with_streams`]) it draws region 0 (a point list as an indexed point
+    /// list), and nothing when no stream is rasterized. Sets the pass's pipeline, bind groups 0
+    /// and 1, vertex buffer 0 and index buffer.
     pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, prepared: &Prepared, pixel_group: Option<&wgpu::BindGroup>) {
         let Some(render) = &self.render else { return };
         if prepared.chunks.is_empty() {
@@ -1405,10 +1540,16 @@ impl PrimitiveStage {
                 continue;
             }
             pass.set_vertex_buffer(0, c.vertices.slice(..u64::from(c.vertex_count) * vertex_bytes));
+            // With stream output the draw reads region 0, the first `index_stride` words of
+            // every invocation.
+            let index_count = match &self.streams {
+                None => c.index_count,
+                Some(s) => (c.chunk.geometry_invocations(&self.desc) * u64::from(s.index_stride)) as u32,
+            };
             match &c.indices {
-                Some(indices) if c.index_count > 0 => {
-                    pass.set_index_buffer(indices.slice(..u64::from(c.index_count) * 4), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..c.index_count, 0, 0..1);
+                Some(indices) if index_count > 0 => {
+                    pass.set_index_buffer(indices.slice(..u64::from(index_count) * 4), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed(0..index_count, 0, 0..1);
                 }
                 Some(_) => {}
                 None => pass.draw(0..c.vertex_count, 0..1),

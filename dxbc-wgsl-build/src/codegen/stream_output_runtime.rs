@@ -40,7 +40,8 @@ struct SoParams {
     reset_mask: u32,
     workgroups_x: u32,
     stream: u32,
-    pad0: u32,
+    // The slots the stream writes that have no buffer bound (D3D11.3 §14.6: as if full).
+    unbound_mask: u32,
     pad1: u32,
     offsets: vec4<u32>,
     capacities: vec4<u32>,
@@ -221,6 +222,9 @@ fn so_scan(@builtin(local_invocation_index) li: u32) {
         let filled = so_state[s];
         let room = select(0u, so.capacities[s] - filled, so.capacities[s] > filled);
         fit = min(fit, room / (so.strides[s] * so.prim_vertices));
+    }
+    if (so.unbound_mask != 0u) {
+        fit = 0u;
     }
     let written = min(total, fit);
     so_scratch[n] = written;
@@ -631,7 +635,8 @@ impl StreamOutput {
     }
 
     /// Encodes the stream output of a prepared draw's `chunks` (in draw order) into `targets`
-    /// (per slot; `None`: unbound, its entries discarded and no limit to the others): per
+    /// (per slot; `None`: unbound, which D3D11.3 §14.6 treats as a full buffer: a stream that
+    /// writes an unbound slot writes nothing, its primitives still counted as needed): per
     /// stream the declaration writes, per chunk, the count, scan and write dispatches. A slot
     /// with [`SoStart::Offset`] starts there (at its first chunk); [`SoStart::Append`] after its
     /// filled size.
@@ -721,6 +726,7 @@ impl StreamOutput {
                     w[7] = stream_reset;
                     w[8] = wx;
                     w[9] = stream;
+                    w[10] = self.desc.slots_of(stream) & !bound;
                     w[12..16].copy_from_slice(&offsets);
                     w[16..20].copy_from_slice(&capacities);
                     w[20..24].copy_from_slice(&self.desc.strides);

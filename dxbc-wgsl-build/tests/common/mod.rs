@@ -293,6 +293,7 @@ pub fn fake_geometry(label: &str) -> StageInfo {
             position_register: Some(3),
             index_stride: 9,
             cull_flag_register: None,
+            streams: None,
         }),
         per_primitive: Default::default(),
     }

@@ -17,8 +17,8 @@
 use super::io_decl::{if_scalar, kind_of, sv, sv_semantic};
 use super::{refuse_at, refuse_decl, Cx, E, R, U};
 use crate::geometry::{
-    GeometryInfo, InputPrimitive, OutputTopology, VertexFormat, VertexPulling, MAX_VERTEX_BUFFER_SLOTS,
-    VERTEX_BUFFER_BASE, WORKGROUP_SIZE,
+    GeometryInfo, GeometryStreams, InputPrimitive, OutputTopology, StreamInfo, VertexFormat, VertexPulling,
+    MAX_VERTEX_BUFFER_SLOTS, VERTEX_BUFFER_BASE, WORKGROUP_SIZE,
 };
 use crate::refusal::{RefusalReason, TranslateError};
 use crate::sm4::decl::{InputPrimitive as DeclPrimitive, PrimitiveTopology};
@@ -31,6 +31,9 @@ use std::sync::OnceLock;
 pub const GEOMETRY_WGSL: &str = include_str!("geometry.wgsl");
 /// The vertex-pulling helper library's WGSL source (without its per-shader vertex buffers).
 pub const VERTEX_PULL_WGSL: &str = include_str!("vertex_pull.wgsl");
+/// The stream-output helpers appended to [`GEOMETRY_WGSL`] for a geometry shader translated with
+/// [`crate::TranslateOptions::geometry_streams`] other than the default.
+pub const GEOMETRY_STREAMS_WGSL: &str = include_str!("geometry_streams.wgsl");
 
 /// The semantic of a geometry shader's cull-flag output (`GeometryInfo::cull_flag_register`).
 pub const CULL_FLAG_SEMANTIC: &str = "DXBC_WGSL_CULL_FLAG";
@@ -61,9 +64,10 @@ pub(super) fn per_primitive_outputs(
 
 /// The primitive-stage role of the module being lowered.
 pub(crate) enum PrimMode {
-    /// A geometry shader: the output registers `emit` stores, in register order, and
-    /// `gs_cull`'s arguments when it writes cull distances.
-    Geometry { outputs: Vec<u32>, cull: Option<[u32; 6]> },
+    /// A geometry shader: the output registers `emit` stores, in register order; `gs_cull`'s
+    /// arguments when it writes cull distances; `streams` when translated with stream output
+    /// (the stream library's emit, cut and end).
+    Geometry { outputs: Vec<u32>, cull: Option<[u32; 6]>, streams: bool },
     /// A vertex shader in front of one: registers per vertex record.
     VertexCompute { record_registers: u32 },
 }
@@ -71,6 +75,9 @@ pub(crate) enum PrimMode {
 /// The helper library a primitive-stage module is lowered into, `None` for the other stages.
 pub(super) fn library_text(m: &crate::ir::Module<'_>, options: &crate::TranslateOptions) -> Option<String> {
     match (m.version.stage, &options.vertex_stage) {
+        (ShaderStage::Geometry, _) if !options.geometry_streams.is_default() => {
+            Some(format!("{GEOMETRY_WGSL}{GEOMETRY_STREAMS_WGSL}"))
+        }
         (ShaderStage::Geometry, _) => Some(GEOMETRY_WGSL.to_string()),
         (ShaderStage::Vertex, crate::VertexStage::Compute(p)) => Some(vertex_pull_text(p)),
         (ShaderStage::Pixel, _) if options.primitive_select.is_some_and(|s| s.selects()) => {
@@ -129,6 +136,19 @@ fn vertex_pull_text(p: &VertexPulling) -> String {
     }
     s.push_str("        default: { return 0u; }\n    }\n}\n");
     s
+}
+
+/// The stream whose outputs the declaration at `at` declares: the last `dcl_stream` before it
+/// (0 without one).
+fn decl_stream(m: &crate::ir::Module<'_>, at: usize) -> u32 {
+    m.program.instructions[..at.min(m.program.instructions.len())]
+        .iter()
+        .rev()
+        .find_map(|ins| match ins.decl.as_deref() {
+            Some(crate::sm4::decl::Declaration::Stream(op)) => Some(op.reg()),
+            _ => None,
+        })
+        .unwrap_or(0)
 }
 
 /// The public input primitive of a declaration's.
@@ -204,7 +224,10 @@ impl Cx<'_, '_> {
     /// Declares a geometry shader's interface: the invocation's place (`gs_begin`), the output
     /// registers; returns the interface (inputs: the vertex record's registers; outputs: the
     /// output vertex's) and the primitive stage's description.
-    pub(super) fn declare_geometry_io(&mut self) -> R<(Vec<InterfaceVar>, Vec<InterfaceVar>, GeometryInfo)> {
+    pub(super) fn declare_geometry_io(
+        &mut self,
+        streams: GeometryStreams,
+    ) -> R<(Vec<InterfaceVar>, Vec<InterfaceVar>, GeometryInfo)> {
         let m = self.m;
         let first_decl = m.program.instructions.iter().position(|i| i.opcode.is_declaration()).unwrap_or(0);
         let (at, decl_primitive) = m.gs.input_primitive.ok_or_else(|| {
@@ -243,6 +266,12 @@ impl Cx<'_, '_> {
             refuse_decl(m, first_decl, RefusalReason::DeclarationUnsupported, "a geometry shader without dcl_maxout")
         })?;
         let instances = m.gs.instances.map_or(1, |(_, n)| n);
+        // Stream output: the streams kept and their layout; the rasterized stream's signature
+        // elements say which registers are system values (the other streams' are data).
+        let declared: Vec<u32> = if m.gs.streams.is_empty() { vec![0] } else { m.gs.streams.clone() };
+        let stream_info = StreamInfo::new(output_topology, max_out, streams, &declared)?;
+        let so = stream_info.is_some();
+        let raster = if so { streams.rasterized } else { Some(0) };
         // Inputs: the vertex record's registers.
         let mut in_regs: Vec<u32> =
             m.inputs.iter().filter(|d| d.operand.ty == OperandType::Input).map(|d| d.register).collect();
@@ -282,7 +311,7 @@ impl Cx<'_, '_> {
         let mut out_regs: Vec<u32> =
             m.outputs.iter().filter(|d| d.operand.ty == OperandType::Output).map(|d| d.register).collect();
         for e in &m.output_signature.elements {
-            if e.register < 32 && e.stream == 0 {
+            if e.register < 32 && (e.stream == 0 || so) {
                 out_regs.push(e.register);
             }
         }
@@ -303,16 +332,22 @@ impl Cx<'_, '_> {
         for &reg in &out_regs {
             let decls: Vec<_> = m.outputs.iter().filter(|d| d.register == reg).collect();
             let elems: Vec<_> =
-                m.output_signature.elements.iter().filter(|e| e.register == reg && e.stream == 0).collect();
-            let sysval = decls
+                m.output_signature.elements.iter().filter(|e| e.register == reg && Some(e.stream) == raster).collect();
+            // With stream output, a declaration's system value counts for the rasterized
+            // stream's (SM5 declares each stream's outputs after its dcl_stream).
+            let sv_decls: Vec<_> =
+                decls.iter().filter(|d| !so || Some(decl_stream(m, d.at)) == raster).copied().collect();
+            let all_elems: Vec<_> = m.output_signature.elements.iter().filter(|e| e.register == reg).collect();
+            let sysval = sv_decls
                 .iter()
                 .map(|d| d.system_value)
                 .find(|&s| s != 0)
                 .or_else(|| elems.iter().map(|e| e.system_value).find(|&s| s != 0 && s < 64))
                 .unwrap_or(0);
             let at = decls.first().map_or(first_decl, |d| d.at);
-            let mut kind = elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
-            if elems.iter().any(|e| kind_of(e.component_type) != kind) {
+            let kind_elems = if so && !all_elems.is_empty() { &all_elems } else { &elems };
+            let mut kind = kind_elems.first().map(|e| kind_of(e.component_type)).unwrap_or(ScalarKind::Float);
+            if kind_elems.iter().any(|e| kind_of(e.component_type) != kind) {
                 kind = ScalarKind::Uint;
             }
             let builtin = match sysval {
@@ -364,11 +399,11 @@ impl Cx<'_, '_> {
                 kind
             };
             self.output_local(reg, kind);
-            let mask = elems.iter().fold(0u8, |a, e| a | e.mask) | decls.iter().fold(0u8, |a, d| a | d.mask);
+            let mask = kind_elems.iter().fold(0u8, |a, e| a | e.mask) | decls.iter().fold(0u8, |a, d| a | d.mask);
             components += if mask == 0 { 4 } else { 8 - mask.leading_zeros() };
             out_vars.push(InterfaceVar {
-                semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_default(),
-                semantic_index: elems.first().map(|e| e.semantic_index).unwrap_or(0),
+                semantic: elems.first().or(kind_elems.first()).map(|e| e.semantic_name.clone()).unwrap_or_default(),
+                semantic_index: elems.first().or(kind_elems.first()).map(|e| e.semantic_index).unwrap_or(0),
                 register: reg,
                 location: if builtin.is_some() { None } else { Some(reg) },
                 builtin,
@@ -433,23 +468,38 @@ impl Cx<'_, '_> {
             position_register,
             index_stride,
             cull_flag_register,
+            streams: stream_info,
         };
-        // The entry point's prologue.
+        // The entry point's prologue (with stream output: the stream library's layout, its
+        // slots per invocation, and no index words for the plain emit).
         let (wg, li) = self.prim_arguments();
         let args = [
             primitive.vertices(),
             input_registers,
             output_registers,
             max_out,
-            max_out,
+            stream_info.map_or(max_out, |s| s.slots),
             instances,
-            index_stride,
+            if so { 0 } else { index_stride },
             position_register.unwrap_or(u32::MAX),
         ];
         let mut arguments = vec![wg, li];
         arguments.extend(args.iter().map(|&a| self.b.u32(a)));
         let live = self.prim_call("gs_begin", arguments)?;
-        self.prim_guard(live, &["gs_end"])?;
+        if let Some(s) = &stream_info {
+            let arguments = s.begin_arguments().iter().map(|&a| self.b.u32(a)).collect();
+            self.prim_call_void("gs_streams_begin", arguments)?;
+        }
+        self.prim_guard(live, &[if so { "gs_stream_end" } else { "gs_end" }])?;
+        if so && cull_flag_register.is_some() {
+            let at = m.outputs.first().map_or(first_decl, |d| d.at);
+            return Err(refuse_decl(
+                m,
+                at,
+                RefusalReason::SystemValueUnsupported,
+                "SV_CullDistance in a geometry shader translated with stream output (the cull flags follow the drawn stream's plain strips only)",
+            ));
+        }
         let cull = cull_flag_register.map(|flag| {
             let (ra, ma) = cull_lanes.first().copied().unwrap_or((0, 0));
             let (rb, mb) = cull_lanes.get(1).copied().unwrap_or((0, 0));
@@ -460,7 +510,7 @@ impl Cx<'_, '_> {
             };
             [flag, ra, ma, rb, mb, n]
         });
-        self.prim = Some(PrimMode::Geometry { outputs: out_regs, cull });
+        self.prim = Some(PrimMode::Geometry { outputs: out_regs, cull, streams: so });
         Ok((in_vars, out_vars, info))
     }
 
@@ -627,12 +677,12 @@ impl Cx<'_, '_> {
     pub(super) fn prim_ret(&mut self) -> R<bool> {
         match self.prim.as_ref() {
             None => Ok(false),
-            Some(&PrimMode::Geometry { cull, .. }) => {
+            Some(&PrimMode::Geometry { cull, streams, .. }) => {
                 if let Some(args) = cull {
                     let args: Vec<E> = args.iter().map(|&a| self.b.u32(a)).collect();
                     self.prim_call_void("gs_cull", args)?;
                 }
-                self.prim_call_void("gs_end", Vec::new())?;
+                self.prim_call_void(if streams { "gs_stream_end" } else { "gs_end" }, Vec::new())?;
                 self.b.stmt(Statement::Return { value: None });
                 Ok(true)
             }
@@ -685,14 +735,21 @@ impl Cx<'_, '_> {
     /// `emit` / `emit_stream m#`: the output registers into the next output slot. Without stream
     /// output, D3D rasterizes stream 0 and discards the others.
     pub(super) fn gs_emit(&mut self, i: usize) -> R<()> {
-        let Some(PrimMode::Geometry { outputs, .. }) = self.prim.as_ref() else {
+        let Some(PrimMode::Geometry { outputs, streams, .. }) = self.prim.as_ref() else {
             return Err(self.outside_geometry(i));
         };
-        let outputs = outputs.clone();
-        if self.stream_of(i)? != 0 {
+        let (outputs, streams) = (outputs.clone(), *streams);
+        let stream = self.stream_of(i)?;
+        let slot = if streams {
+            // Every stream's emit takes a slot (dcl_maxout counts them all); the library
+            // returns none for a stream not kept.
+            let s = self.b.u32(stream);
+            self.prim_call("gs_stream_emit", vec![s])?
+        } else if stream != 0 {
             return Ok(());
-        }
-        let slot = self.prim_call("gs_emit", Vec::new())?;
+        } else {
+            self.prim_call("gs_emit", Vec::new())?
+        };
         for r in outputs {
             let (p, k) = self.outputs[&r];
             let v = self.b.load(p);
@@ -705,10 +762,15 @@ impl Cx<'_, '_> {
 
     /// `cut` / `cut_stream m#`: ends the current strip.
     pub(super) fn gs_cut(&mut self, i: usize) -> R<()> {
-        if !matches!(self.prim, Some(PrimMode::Geometry { .. })) {
+        let Some(&PrimMode::Geometry { streams, .. }) = self.prim.as_ref() else {
             return Err(self.outside_geometry(i));
+        };
+        let stream = self.stream_of(i)?;
+        if streams {
+            let s = self.b.u32(stream);
+            return self.prim_call_void("gs_stream_cut", vec![s]);
         }
-        if self.stream_of(i)? != 0 {
+        if stream != 0 {
             return Ok(());
         }
         self.prim_call_void("gs_cut", Vec::new())

@@ -370,10 +370,7 @@ impl Cx<'_, '_> {
                 let arg = self.flat_location(src.location)?;
                 let v = self.b.comp(arg, u32::from(src.component.min(3)));
                 in_vars.push(InterfaceVar {
-                    semantic: elems
-                        .first()
-                        .map(|e| e.semantic_name.clone())
-                        .unwrap_or_else(|| sv_semantic(sysval)),
+                    semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_else(|| sv_semantic(sysval)),
                     semantic_index: 0,
                     register: reg,
                     location: Some(src.location),

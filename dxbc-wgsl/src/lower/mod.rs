@@ -412,7 +412,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
     let mut geometry = None;
     let (inputs, outputs) = match (m.version.stage, &options.vertex_stage) {
         (ShaderStage::Geometry, _) => {
-            let (i, o, info) = cx.declare_geometry_io()?;
+            let (i, o, info) = cx.declare_geometry_io(options.geometry_streams)?;
             geometry = Some(info);
             (i, o)
         }
