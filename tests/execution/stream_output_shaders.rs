@@ -500,8 +500,8 @@ fn new_so(dev: &Device, decl: &SoDeclaration, info: &GeometryInfo) -> StreamOutp
 
 /// Compares every word of every bound buffer and the state with the model.
 fn check(dev: &Device, so: &StreamOutput, gpu: &[Option<wgpu::Buffer>; 4], model: &SoModel, what: &str) {
-    for s in 0..4 {
-        if let (Some(g), Some(m)) = (&gpu[s], &model.buffers[s]) {
+    for (s, (g, m)) in gpu.iter().zip(&model.buffers).enumerate() {
+        if let (Some(g), Some(m)) = (g, m) {
             assert_eq!(&read_words(dev, g), m, "{what}: slot {s}");
         }
     }
