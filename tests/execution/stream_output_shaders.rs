@@ -30,6 +30,13 @@ use dxbc_wgsl_tests::so_model::{limit_emits, primitives, Event, SoModel};
 const W: u32 = 16;
 const MARK: u32 = 0x5EED_0000;
 const UNTOUCHED: u32 = 0xDEAD_BEEF;
+/// The render target's clear value (not 0: a stray vertex of zeros shows).
+const CLEAR: [u32; 4] = [1, 2, 3, 4];
+
+/// The pixels of a target nothing was drawn to.
+fn cleared() -> Vec<u32> {
+    CLEAR.repeat((W * W) as usize)
+}
 
 fn read_words(dev: &Device, buffer: &wgpu::Buffer) -> Vec<u32> {
     let size = buffer.size();
@@ -144,13 +151,13 @@ fn strip_model(v: &[[u32; 4]], prim: u32, cuts: &[u32]) -> Vec<Event> {
 }
 
 /// The streams of the point geometry shader's emits, in order.
-const POINT_STREAMS: [u32; 7] = [0, 1, 2, 1, 3, 0, 3];
+const POINT_STREAMS: [u32; 7] = [0, 1, 2, 3, 1, 3, 0];
 
 /// `gs_5_0`, points in, points out on streams 0-3 (`dcl_stream m0..m3`, an `OSG5` signature
 /// with SV_Position in o0 and DATA in o1 for each): emit `k` to stream `POINT_STREAMS[k]` at
 /// the point moved `k` pixels right, `o1 = (v[0][1].x, stream, k, vPrim)`; a `cut_stream m1`
 /// after the first emit of stream 1 (nothing for points); `dcl_maxout 6`, so the seventh emit
-/// is dropped.
+/// (stream 0's second) is dropped: the emits of stream 3, which nothing keeps, count too.
 fn point_streams_gs() -> Vec<u8> {
     let inputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"), Element("DATA", 0, 0, 1, 1, "xyzw")];
     let mut outputs = Vec::new();
@@ -369,7 +376,15 @@ fn begin<'e>(encoder: &'e mut wgpu::CommandEncoder, view: &'e wgpu::TextureView)
             view,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: f64::from(CLEAR[0]),
+                    g: f64::from(CLEAR[1]),
+                    b: f64::from(CLEAR[2]),
+                    a: f64::from(CLEAR[3]),
+                }),
+                store: wgpu::StoreOp::Store,
+            },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: None,
@@ -425,9 +440,9 @@ fn run(
 }
 
 /// The pixels of the rasterized point stream `stream` of `invocations`' events, drawn in order
-/// (the background 0).
+/// (the background [`CLEAR`]).
 fn point_pixels(invocations: &[Vec<Event>], stream: u32) -> Vec<u32> {
-    let mut px = vec![0u32; (W * W * 4) as usize];
+    let mut px = cleared();
     for prim in primitives(invocations, stream, 1) {
         let (x, y) = pixel_of(prim[0][0]);
         if x < W && y < W {
@@ -556,7 +571,7 @@ fn strips_with_cuts_overflow_mid_strip_and_resume() {
         check(&dev, &so, &gpu, &model, what);
         let (plain_pixels, _) = run(&dev, &plain, &call, &vb, None);
         assert_eq!(pixels, plain_pixels, "{what}: the drawn stream is the plain translation's draw");
-        assert!(pixels.iter().any(|&w| w != 0), "{what}: something is drawn");
+        assert_ne!(pixels, cleared(), "{what}: something is drawn");
         if std::ptr::eq(p, &chunked) {
             assert!(chunks >= 2, "{what}: {chunks} chunk");
         }
@@ -588,7 +603,7 @@ fn max_out_drops_the_last_vertex_of_a_strip() {
     model_draw(&mut model, &decl, starts, &events, 3);
     check(&dev, &so, &gpu, &model, "dcl_maxout 6");
     assert_eq!(model.written[0], 4 * 2, "a triangle and a strip of two per point");
-    assert!(pixels.iter().all(|&w| w == 0), "no rasterized stream: nothing drawn");
+    assert_eq!(pixels, cleared(), "no rasterized stream: nothing drawn");
 }
 
 /// Points on streams 0-3: stream 1 rasterized, 0 and 2 streamed out (2 into two slots, one
@@ -631,8 +646,8 @@ fn point_streams_kept_rasterized_dropped_and_draw_auto() {
             assert_eq!(pixels, point_pixels(&events, rasterized), "{what}: the pixels of stream {rasterized}");
             assert!(chunks >= 2, "{what}: {chunks} chunk");
         }
-        // 4 + 3 input points: stream 0 has two points each, stream 2 one (5 fit slot 2).
-        assert_eq!((model.written[0], model.needed[0], model.overflow[0]), (14, 14, false));
+        // 4 + 3 input points: stream 0 and stream 2 have a point each (5 fit slot 2).
+        assert_eq!((model.written[0], model.needed[0], model.overflow[0]), (7, 7, false));
         assert_eq!((model.written[2], model.needed[2], model.overflow[2]), (4, 7, true));
         assert_eq!((model.written[1], model.written[3]), (0, 0), "streams 1 and 3 are not streamed out");
         if rasterized == 1 {
@@ -689,7 +704,7 @@ fn draw_auto_pixels(dev: &Device, so: &StreamOutput, buffer: &wgpu::Buffer, mode
     dev.wait().expect("wait");
     let pixels = dev.read_texels(&t, 4, 0, [0, 0, W, W]).expect("read");
     let words = model.buffers[0].as_ref().expect("slot 0");
-    let mut expected = vec![0u32; (W * W * 4) as usize];
+    let mut expected = cleared();
     let n = model.draw_auto[0].expect("DrawAuto arguments");
     for v in 0..n as usize {
         let w = &words[8 * v..8 * v + 8];
@@ -697,7 +712,7 @@ fn draw_auto_pixels(dev: &Device, so: &StreamOutput, buffer: &wgpu::Buffer, mode
         let at = ((y * W + x) * 4) as usize;
         expected[at..at + 4].copy_from_slice(&w[4..8]);
     }
-    assert_eq!(n, 14, "DrawAuto draws the 14 points of slot 0");
+    assert_eq!(n, 7, "DrawAuto draws the 7 points of slot 0");
     assert_eq!(pixels, expected, "DrawAuto of slot 0");
 }
 
@@ -721,7 +736,7 @@ fn no_rasterized_stream_streams_out_and_draws_nothing() {
     model_draw(&mut model, &decl, starts, &events_of(&vertices, |v, i| strip_model(v, i, &cuts)), 3);
     check(&dev, &so, &gpu, &model, "no rasterized stream");
     assert_eq!(model.written[0], 5 * 3, "strips of 4 and 3 vertices: 2 + 1 triangles per point");
-    assert!(pixels.iter().all(|&w| w == 0), "nothing drawn");
+    assert_eq!(pixels, cleared(), "nothing drawn");
 }
 
 /// Stream output without a geometry shader (the vertex shader's bytecode given to
@@ -761,9 +776,9 @@ fn vertex_shader_stream_output_through_the_pass_through_module() {
             if rasterized.is_some() {
                 let (plain_pixels, _) = run(&dev, &plain, &call, &vb, None);
                 assert_eq!(pixels, plain_pixels, "{what}: drawn as the plain pass-through draws");
-                assert!(pixels.iter().any(|&w| w != 0), "{what}: something is drawn");
+                assert_ne!(pixels, cleared(), "{what}: something is drawn");
             } else {
-                assert!(pixels.iter().all(|&w| w == 0), "{what}: nothing drawn");
+                assert_eq!(pixels, cleared(), "{what}: nothing drawn");
             }
         }
         assert_eq!(model.written[0], 3 + 5);
