@@ -14,7 +14,7 @@ use dxbc_wgsl::geometry::{
     pass_through_geometry, resolve_so_declaration, GeometryInfo, GeometryStreams, InputPrimitive, PulledElement,
     SoDeclaration, SoDeclarationEntry, VertexFormat, VertexPulling,
 };
-use dxbc_wgsl::{translate, Translation, TranslateOptions, VertexStage};
+use dxbc_wgsl::{translate, TranslateOptions, Translation, VertexStage};
 use dxbc_wgsl_gpu::conformance::Device;
 use dxbc_wgsl_gpu::primitive_stage::{
     stage_desc, stream_stage, DrawCall, FragmentEntry, Prepared, PrimitiveStage, PrimitiveStageDescriptor, ShaderEntry,
@@ -136,12 +136,7 @@ fn strip_model(v: &[[u32; 4]], prim: u32, cuts: &[u32]) -> Vec<Event> {
     let mut out = Vec::new();
     for (k, [x, y]) in STRIP_OFFSETS.iter().enumerate() {
         let p = v[0];
-        let o0 = [
-            (f32::from_bits(p[0]) + x).to_bits(),
-            (f32::from_bits(p[1]) + y).to_bits(),
-            p[2],
-            p[3],
-        ];
+        let o0 = [(f32::from_bits(p[0]) + x).to_bits(), (f32::from_bits(p[1]) + y).to_bits(), p[2], p[3]];
         out.push(Event::Emit(0, vec![o0, [v[1][0], k as u32, prim, MARK]]));
         if cuts.contains(&(k as u32)) {
             out.push(Event::Cut(0));
@@ -200,7 +195,10 @@ fn point_streams_model(v: &[[u32; 4]], prim: u32) -> Vec<Event> {
     for (k, &s) in POINT_STREAMS.iter().enumerate() {
         let p = v[0];
         let dx = 2.0 / W as f32 * k as f32;
-        out.push(Event::Emit(s, vec![[(f32::from_bits(p[0]) + dx).to_bits(), p[1], p[2], p[3]], [v[1][0], s, k as u32, prim]]));
+        out.push(Event::Emit(
+            s,
+            vec![[(f32::from_bits(p[0]) + dx).to_bits(), p[1], p[2], p[3]], [v[1][0], s, k as u32, prim]],
+        ));
         if s == 1 && !cut {
             out.push(Event::Cut(1));
             cut = true;
@@ -313,9 +311,14 @@ fn pass_with(
             // The vertex shader's outputs are the records the pass-through module passes on.
             let vs = translate(vs_bytes, &TranslateOptions::default()).expect("vs");
             let registers = vs.outputs.iter().map(|o| o.register + 1).max().unwrap_or(1);
-            let position = vs.outputs.iter().find(|o| o.semantic.eq_ignore_ascii_case("SV_Position")).map(|o| o.register);
+            let position =
+                vs.outputs.iter().find(|o| o.semantic.eq_ignore_ascii_case("SV_Position")).map(|o| o.register);
             let (wgsl, info) = pass_through_geometry(*primitive, registers, position, streams).expect("pass-through");
-            let outputs = vs.outputs.iter().map(|o| dxbc_wgsl::InterfaceVar { location: Some(o.register), ..o.clone() }).collect();
+            let outputs = vs
+                .outputs
+                .iter()
+                .map(|o| dxbc_wgsl::InterfaceVar { location: Some(o.register), ..o.clone() })
+                .collect();
             let t = Translation {
                 wgsl: wgsl.clone(),
                 stage: dxbc_wgsl::ShaderStage::Geometry,
@@ -327,8 +330,9 @@ fn pass_with(
         }
     };
     let pulling = VertexPulling { elements, strides: vec![stride], record_registers: info.input_registers };
-    let vs_t = translate(vs_bytes, &TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() })
-        .expect("vs as compute");
+    let vs_t =
+        translate(vs_bytes, &TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() })
+            .expect("vs as compute");
     let ps_t = translate(&ps_blob(), &TranslateOptions { behind_geometry: true, ..Default::default() }).expect("ps");
     let interpolation: Vec<_> = ps_t.inputs.iter().filter_map(|i| Some((i.location?, i.interpolation?))).collect();
     let draw_t = dxbc_wgsl::geometry_draw_vertex_shader(&gs_t, &interpolation).expect("draw vertex shader");
@@ -351,7 +355,8 @@ fn pass_with(
         })
         .collect();
     let geometry_layout = (!layout_entries.is_empty()).then(|| {
-        dev.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("gs"), entries: &layout_entries })
+        dev.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("gs"), entries: &layout_entries })
     });
     let stage = dev
         .scoped(|device| {
@@ -422,7 +427,15 @@ fn begin<'e>(encoder: &'e mut wgpu::CommandEncoder, view: &'e wgpu::TextureView)
 }
 
 fn draw_call(topology: u32, vertex_count: u32) -> DrawCall {
-    DrawCall { topology, vertex_count, instance_count: 1, first_vertex: 0, base_vertex: 0, first_instance: 0, index: None }
+    DrawCall {
+        topology,
+        vertex_count,
+        instance_count: 1,
+        first_vertex: 0,
+        base_vertex: 0,
+        first_instance: 0,
+        index: None,
+    }
 }
 
 /// One draw: prepare, stream output into `targets` (when `so`), draw; returns the pixels
@@ -453,8 +466,10 @@ fn run_with(
     let mut encoder = dev.device.create_command_encoder(&Default::default());
     let prepared: Prepared = dev
         .scoped(|device| {
-            let prepared =
-                p.stage.prepare(device, &mut encoder, call, &[Some((vb, 0))], None, None, geometry_group).expect("prepare");
+            let prepared = p
+                .stage
+                .prepare(device, &mut encoder, call, &[Some((vb, 0))], None, None, geometry_group)
+                .expect("prepare");
             if let Some((so, targets)) = so {
                 if reset {
                     so.reset_statistics(&mut encoder);
@@ -519,7 +534,12 @@ fn entry(stream: u32, name: Option<&str>, start: u32, count: u32, slot: u32) -> 
 
 /// The declaration resolved against the output signature of `blob` (the geometry shader's, or
 /// the vertex shader's).
-fn declaration(blob: &[u8], entries: &[SoDeclarationEntry], strides: Option<&[u32]>, rasterized: Option<u32>) -> SoDeclaration {
+fn declaration(
+    blob: &[u8],
+    entries: &[SoDeclarationEntry],
+    strides: Option<&[u32]>,
+    rasterized: Option<u32>,
+) -> SoDeclaration {
     let shader = dxbc_wgsl::Shader::parse(blob, &Default::default()).expect("parse");
     resolve_so_declaration(&shader.outputs.elements, entries, strides, rasterized).expect("declaration")
 }
@@ -587,7 +607,12 @@ fn strips_with_cuts_overflow_mid_strip_and_resume() {
     let streams = GeometryStreams { rasterized: Some(0), stream_out: 1 };
     let decl = declaration(
         &strip_gs(7, &cuts),
-        &[entry(0, Some("SV_Position"), 0, 4, 0), entry(0, None, 0, 1, 0), entry(0, Some("DATA"), 1, 2, 0), entry(0, Some("data"), 0, 1, 1)],
+        &[
+            entry(0, Some("SV_Position"), 0, 4, 0),
+            entry(0, None, 0, 1, 0),
+            entry(0, Some("DATA"), 1, 2, 0),
+            entry(0, Some("data"), 0, 1, 1),
+        ],
         None,
         Some(0),
     );
@@ -722,7 +747,11 @@ fn draw_auto_pixels(dev: &Device, so: &StreamOutput, buffer: &wgpu::Buffer, mode
             module: &module,
             entry_point: Some("vs"),
             compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout { array_stride: 32, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes })],
+            buffers: &[Some(wgpu::VertexBufferLayout {
+                array_stride: 32,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &attributes,
+            })],
         },
         primitive: wgpu::PrimitiveState { topology: wgpu::PrimitiveTopology::PointList, ..Default::default() },
         depth_stencil: None,
@@ -767,7 +796,12 @@ fn no_rasterized_stream_streams_out_and_draws_nothing() {
     let Some(dev) = common::device("no_rasterized_stream_streams_out_and_draws_nothing") else { return };
     let cuts = [3];
     let blob = strip_gs(7, &cuts);
-    let decl = declaration(&blob, &[entry(0, Some("DATA"), 1, 3, 0), entry(0, Some("SV_Position"), 3, 1, 0)], Some(&[20]), None);
+    let decl = declaration(
+        &blob,
+        &[entry(0, Some("DATA"), 1, 3, 0), entry(0, Some("SV_Position"), 3, 1, 0)],
+        Some(&[20]),
+        None,
+    );
     assert_eq!(decl.strides, [20, 0, 0, 0]);
     let p = pass(&dev, &Gs::Blob(blob), decl.geometry_streams(), None);
     let so = new_so(&dev, &decl, &p.info);
@@ -808,7 +842,9 @@ fn vertex_shader_stream_output_through_the_pass_through_module() {
             let records: Vec<_> = vertices.iter().enumerate().map(|(i, v)| vs_model(v, i as u32)).collect();
             let triangles: Vec<[usize; 3]> = match topology {
                 4 => (0..n as usize / 3).map(|j| [3 * j, 3 * j + 1, 3 * j + 2]).collect(),
-                _ => (0..n as usize - 2).map(|j| if j % 2 == 1 { [j, j + 2, j + 1] } else { [j, j + 1, j + 2] }).collect(),
+                _ => (0..n as usize - 2)
+                    .map(|j| if j % 2 == 1 { [j, j + 2, j + 1] } else { [j, j + 1, j + 2] })
+                    .collect(),
             };
             let events: Vec<Vec<Event>> =
                 triangles.iter().map(|t| t.iter().map(|&k| Event::Emit(0, records[k].clone())).collect()).collect();
@@ -964,14 +1000,20 @@ mod wine {
     #[test]
     fn test_stream_output_resume() {
         let test = "test_stream_output_resume";
-        let (Some(gs), Some(vs)) = (blob(test, "test_stream_output_resume__gs_code"), blob(test, "draw_quad_vs___default_vs_code"))
+        let (Some(gs), Some(vs)) =
+            (blob(test, "test_stream_output_resume__gs_code"), blob(test, "draw_quad_vs___default_vs_code"))
         else {
             return;
         };
         let Some(dev) = common::device(test) else { return };
         let decl = declaration(&gs, &[entry(0, Some("so_output"), 0, 4, 0)], None, None);
-        let elements =
-            vec![PulledElement { register: 0, slot: 0, offset: 0, format: VertexFormat::Float32x3, instance_step_rate: None }];
+        let elements = vec![PulledElement {
+            register: 0,
+            slot: 0,
+            offset: 0,
+            format: VertexFormat::Float32x3,
+            instance_step_rate: None,
+        }];
         let p = pass_with(&dev, &vs, elements, 12, &Gs::Blob(gs), decl.geometry_streams(), None, false);
         let so = new_so(&dev, &decl, &p.info);
         let quad: [f32; 12] = [-1.0, -1.0, 0.0, -1.0, 1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0];
@@ -1016,19 +1058,29 @@ mod wine {
     #[test]
     fn test_stream_output_components() {
         let test = "test_stream_output_components";
-        let (Some(gs), Some(vs)) =
-            (blob(test, "test_stream_output_components__gs_code"), blob(test, "test_stream_output_components__vs_code"))
-        else {
+        let (Some(gs), Some(vs)) = (
+            blob(test, "test_stream_output_components__gs_code"),
+            blob(test, "test_stream_output_components__vs_code"),
+        ) else {
             return;
         };
         let Some(dev) = common::device(test) else { return };
-        let pulled = |register, offset, format| PulledElement { register, slot: 0, offset, format, instance_step_rate: None };
+        let pulled =
+            |register, offset, format| PulledElement { register, slot: 0, offset, format, instance_step_rate: None };
         let layout0 = (
-            vec![pulled(0, 0, VertexFormat::Float32x4), pulled(1, 16, VertexFormat::Float32x3), pulled(2, 28, VertexFormat::Float32x2)],
+            vec![
+                pulled(0, 0, VertexFormat::Float32x4),
+                pulled(1, 16, VertexFormat::Float32x3),
+                pulled(2, 28, VertexFormat::Float32x2),
+            ],
             36u32,
         );
         let layout1 = (
-            vec![pulled(0, 0, VertexFormat::Float32x4), pulled(1, 16, VertexFormat::Float32x4), pulled(2, 32, VertexFormat::Float32x4)],
+            vec![
+                pulled(0, 0, VertexFormat::Float32x4),
+                pulled(1, 16, VertexFormat::Float32x4),
+                pulled(2, 32, VertexFormat::Float32x4),
+            ],
             48u32,
         );
         #[rustfmt::skip]
@@ -1053,7 +1105,8 @@ mod wine {
             1.0, 1.0, 0.0, 1.0, 2.5, 2.6, 2.7, 2.9, 3.0,
         ];
         let exp3: [f32; 12] = [3.0, 4.0, 8.0, 1.2, 1.3, 1.7, 2.0, 2.1, 2.5, 2.7, 2.8, 3.2];
-        let decl1 = [e(0, Some("POSITION"), 0, 0, 4, 0), e(0, Some("COLOR"), 0, 0, 3, 0), e(0, Some("COLOR"), 2, 0, 2, 0)];
+        let decl1 =
+            [e(0, Some("POSITION"), 0, 0, 4, 0), e(0, Some("COLOR"), 0, 0, 3, 0), e(0, Some("COLOR"), 2, 0, 2, 0)];
         let mut decl2 = Vec::new();
         for (name, index, n) in [("POSITION", 0, 4), ("COLOR", 0, 3), ("COLOR", 2, 2)] {
             decl2.extend((0..n).map(|c| e(0, Some(name), index, c, 1, 0)));
@@ -1070,24 +1123,41 @@ mod wine {
             let so_buffer = so_target(&dev, 1024 / 4);
             for (k, (entries, (elements, stride), data, expected)) in runs.iter().enumerate() {
                 let decl = declaration(source, entries, None, None);
-                let p = pass_with(&dev, &vs, elements.clone(), *stride, &gs_stage, decl.geometry_streams(), None, false);
+                let p =
+                    pass_with(&dev, &vs, elements.clone(), *stride, &gs_stage, decl.geometry_streams(), None, false);
                 let so = new_so(&dev, &decl, &p.info);
                 let vb = dev.buffer("vb", bytemuck::cast_slice(*data), wgpu::BufferUsages::STORAGE);
                 let targets = [Some(SoTarget { buffer: &so_buffer, start: SoStart::Offset(0) }), None, None, None];
                 run(&dev, &p, &draw_call(1, 4), &vb, Some((&so, targets)));
                 let words = read_words(&dev, &so_buffer);
                 let what = if matches!(gs_stage, Gs::Blob(_)) { "geometry shader" } else { "vertex shader only" };
-                assert_eq!(&words[..expected.len()], &expected.iter().map(|f| f.to_bits()).collect::<Vec<_>>()[..], "{what}: run {k}");
+                assert_eq!(
+                    &words[..expected.len()],
+                    &expected.iter().map(|f| f.to_bits()).collect::<Vec<_>>()[..],
+                    "{what}: run {k}"
+                );
             }
         }
         // test_stream_output_vs's other declarations: POSITION whole and its xy.
         for (entries, expected) in [
-            (vec![e(0, Some("POSITION"), 0, 0, 4, 0)], vb_data2.chunks(12).flat_map(|v| v[..4].to_vec()).collect::<Vec<f32>>()),
+            (
+                vec![e(0, Some("POSITION"), 0, 0, 4, 0)],
+                vb_data2.chunks(12).flat_map(|v| v[..4].to_vec()).collect::<Vec<f32>>(),
+            ),
             (vec![e(0, Some("POSITION"), 0, 0, 2, 0)], vec![-1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, 1.0]),
         ] {
             let decl = declaration(&vs, &entries, None, None);
             let (elements, stride) = &layout1;
-            let p = pass_with(&dev, &vs, elements.clone(), *stride, &Gs::PassThrough(InputPrimitive::Point), decl.geometry_streams(), None, false);
+            let p = pass_with(
+                &dev,
+                &vs,
+                elements.clone(),
+                *stride,
+                &Gs::PassThrough(InputPrimitive::Point),
+                decl.geometry_streams(),
+                None,
+                false,
+            );
             let so = new_so(&dev, &decl, &p.info);
             let so_buffer = so_target(&dev, 1024 / 4);
             let vb = dev.buffer("vb", bytemuck::cast_slice(&vb_data2), wgpu::BufferUsages::STORAGE);
@@ -1165,7 +1235,11 @@ mod wine {
                 assert_eq!(&state[at..at + 5], &stats, "{counts:?}, draw {n}: stream {s}");
             }
             let at = SO_STATISTICS;
-            assert_eq!((u64::from(state[at]), u64::from(state[at + 2])), (written, needed), "{counts:?}: Wine's values");
+            assert_eq!(
+                (u64::from(state[at]), u64::from(state[at + 2])),
+                (written, needed),
+                "{counts:?}: Wine's values"
+            );
             // The points are the vertex IDs, as floats.
             if bound {
                 let words = read_words(&dev, &buffers[0]);

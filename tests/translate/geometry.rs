@@ -455,7 +455,10 @@ fn kept_streams_emit_through_the_stream_library_with_their_layout() {
     assert_eq!(translate(&gs, &default).unwrap().wgsl, plain.wgsl);
     assert_eq!(plain.geometry.unwrap().streams, None);
     // Stream output of a stream the shader does not declare, or past m3, is refused.
-    for bad in [GeometryStreams { rasterized: None, stream_out: 0b100 }, GeometryStreams { rasterized: Some(4), stream_out: 1 }] {
+    for bad in [
+        GeometryStreams { rasterized: None, stream_out: 0b100 },
+        GeometryStreams { rasterized: Some(4), stream_out: 1 },
+    ] {
         let r = translate(&gs, &TranslateOptions { geometry_streams: bad, ..Default::default() });
         assert!(matches!(r, Err(dxbc_wgsl::TranslateError::InvalidOptions(_))), "{bad:?}: {r:?}");
     }

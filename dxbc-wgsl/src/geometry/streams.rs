@@ -433,10 +433,7 @@ pub fn resolve_so_declaration(
                         && el.semantic_index == e.semantic_index
                         && el.semantic_name.eq_ignore_ascii_case(name)
                 }) else {
-                    return fail(
-                        at,
-                        format!("no output element {name}{} on stream {}", e.semantic_index, e.stream),
-                    );
+                    return fail(at, format!("no output element {name}{} on stream {}", e.semantic_index, e.stream));
                 };
                 let first = if element.mask == 0 { 0 } else { element.mask.trailing_zeros() };
                 let start = first + e.start_component;
