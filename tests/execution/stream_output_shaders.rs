@@ -551,8 +551,8 @@ fn new_so(dev: &Device, decl: &SoDeclaration, info: &GeometryInfo) -> StreamOutp
 
 /// Compares every word of every bound buffer and the state with the model.
 fn check(dev: &Device, so: &StreamOutput, gpu: &[Option<wgpu::Buffer>; 4], model: &SoModel, what: &str) {
-    for s in 0..4 {
-        if let (Some(g), Some(m)) = (&gpu[s], &model.buffers[s]) {
+    for (s, (g, m)) in gpu.iter().zip(&model.buffers).enumerate() {
+        if let (Some(g), Some(m)) = (g, m) {
             assert_eq!(&read_words(dev, g), m, "{what}: slot {s}");
         }
     }
@@ -1041,10 +1041,10 @@ mod wine {
             assert_eq!(pixels, cleared(), "no rasterized stream");
         }
         let words = read_words(&dev, &so_buffer);
-        for i in 0..3 {
+        for (i, c) in constants.iter().enumerate() {
             for j in 0..6 {
                 let at = 4 * (i * 6 + j);
-                assert_eq!(&words[at..at + 4], &constants[i].map(f32::to_bits), "vec4 {}", i * 6 + j);
+                assert_eq!(&words[at..at + 4], &c.map(f32::to_bits), "vec4 {}", i * 6 + j);
             }
         }
         assert!(words[72..].iter().all(|&w| w == UNTOUCHED), "nothing past the 18 points");
@@ -1126,7 +1126,7 @@ mod wine {
                 let p =
                     pass_with(&dev, &vs, elements.clone(), *stride, &gs_stage, decl.geometry_streams(), None, false);
                 let so = new_so(&dev, &decl, &p.info);
-                let vb = dev.buffer("vb", bytemuck::cast_slice(*data), wgpu::BufferUsages::STORAGE);
+                let vb = dev.buffer("vb", bytemuck::cast_slice(data), wgpu::BufferUsages::STORAGE);
                 let targets = [Some(SoTarget { buffer: &so_buffer, start: SoStart::Offset(0) }), None, None, None];
                 run(&dev, &p, &draw_call(1, 4), &vb, Some((&so, targets)));
                 let words = read_words(&dev, &so_buffer);
