@@ -30,6 +30,13 @@ use dxbc_wgsl_tests::so_model::{limit_emits, primitives, Event, SoModel};
 const W: u32 = 16;
 const MARK: u32 = 0x5EED_0000;
 const UNTOUCHED: u32 = 0xDEAD_BEEF;
+/// The render target's clear value (not 0: a stray vertex of zeros shows).
+const CLEAR: [u32; 4] = [1, 2, 3, 4];
+
+/// The pixels of a target nothing was drawn to.
+fn cleared() -> Vec<u32> {
+    CLEAR.repeat((W * W) as usize)
+}
 
 fn read_words(dev: &Device, buffer: &wgpu::Buffer) -> Vec<u32> {
     let size = buffer.size();
@@ -139,13 +146,13 @@ fn strip_model(v: &[[u32; 4]], prim: u32, cuts: &[u32]) -> Vec<Event> {
 }
 
 /// The streams of the point geometry shader's emits, in order.
-const POINT_STREAMS: [u32; 7] = [0, 1, 2, 1, 3, 0, 3];
+const POINT_STREAMS: [u32; 7] = [0, 1, 2, 3, 1, 3, 0];
 
 /// `gs_5_0`, points in, points out on streams 0-3 (`dcl_stream m0..m3`, an `OSG5` signature
 /// with SV_Position in o0 and DATA in o1 for each): emit `k` to stream `POINT_STREAMS[k]` at
 /// the point moved `k` pixels right, `o1 = (v[0][1].x, stream, k, vPrim)`; a `cut_stream m1`
 /// after the first emit of stream 1 (nothing for points); `dcl_maxout 6`, so the seventh emit
-/// is dropped.
+/// (stream 0's second) is dropped: the emits of stream 3, which nothing keeps, count too.
 fn point_streams_gs() -> Vec<u8> {
     let inputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"), Element("DATA", 0, 0, 1, 1, "xyzw")];
     let mut outputs = Vec::new();
@@ -269,9 +276,31 @@ enum Gs {
 struct Pass {
     stage: PrimitiveStage,
     info: GeometryInfo,
+    geometry_layout: Option<wgpu::BindGroupLayout>,
 }
 
 fn pass(dev: &Device, gs: &Gs, streams: GeometryStreams, cap: Option<u64>) -> Pass {
+    let elements = vec![
+        PulledElement { register: 0, slot: 0, offset: 0, format: VertexFormat::Float32x4, instance_step_rate: None },
+        PulledElement { register: 1, slot: 0, offset: 16, format: VertexFormat::Uint32x4, instance_step_rate: None },
+    ];
+    pass_with(dev, &vs_blob(), elements, 32, gs, streams, cap, true)
+}
+
+/// [`pass`] of vertex shader `vs` pulled by `elements` from slot 0 of `stride` bytes, drawn
+/// with the pixel shader when `fragment`; a geometry shader's constant buffers bind as uniforms
+/// in group 2 (`Pass::geometry_layout`).
+#[allow(clippy::too_many_arguments)]
+fn pass_with(
+    dev: &Device,
+    vs_bytes: &[u8],
+    elements: Vec<PulledElement>,
+    stride: u32,
+    gs: &Gs,
+    streams: GeometryStreams,
+    cap: Option<u64>,
+    fragment: bool,
+) -> Pass {
     let (gs_wgsl, info, gs_t) = match gs {
         Gs::Blob(b) => {
             let t = translate(b, &TranslateOptions { geometry_streams: streams, ..Default::default() })
@@ -280,7 +309,7 @@ fn pass(dev: &Device, gs: &Gs, streams: GeometryStreams, cap: Option<u64>) -> Pa
         }
         Gs::PassThrough(primitive) => {
             // The vertex shader's outputs are the records the pass-through module passes on.
-            let vs = translate(&vs_blob(), &TranslateOptions::default()).expect("vs");
+            let vs = translate(vs_bytes, &TranslateOptions::default()).expect("vs");
             let registers = vs.outputs.iter().map(|o| o.register + 1).max().unwrap_or(1);
             let position =
                 vs.outputs.iter().find(|o| o.semantic.eq_ignore_ascii_case("SV_Position")).map(|o| o.register);
@@ -300,28 +329,9 @@ fn pass(dev: &Device, gs: &Gs, streams: GeometryStreams, cap: Option<u64>) -> Pa
             (wgsl, info, t)
         }
     };
-    let pulling = VertexPulling {
-        elements: vec![
-            PulledElement {
-                register: 0,
-                slot: 0,
-                offset: 0,
-                format: VertexFormat::Float32x4,
-                instance_step_rate: None,
-            },
-            PulledElement {
-                register: 1,
-                slot: 0,
-                offset: 16,
-                format: VertexFormat::Uint32x4,
-                instance_step_rate: None,
-            },
-        ],
-        strides: vec![32],
-        record_registers: info.input_registers,
-    };
+    let pulling = VertexPulling { elements, strides: vec![stride], record_registers: info.input_registers };
     let vs_t =
-        translate(&vs_blob(), &TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() })
+        translate(vs_bytes, &TranslateOptions { vertex_stage: VertexStage::Compute(pulling), ..Default::default() })
             .expect("vs as compute");
     let ps_t = translate(&ps_blob(), &TranslateOptions { behind_geometry: true, ..Default::default() }).expect("ps");
     let interpolation: Vec<_> = ps_t.inputs.iter().filter_map(|i| Some((i.location?, i.interpolation?))).collect();
@@ -334,6 +344,20 @@ fn pass(dev: &Device, gs: &Gs, streams: GeometryStreams, cap: Option<u64>) -> Pa
     };
     let (vs, gsm, ps, draw_vs) = (module(&vs_t.wgsl), module(&gs_wgsl), module(&ps_t.wgsl), module(&draw_t.wgsl));
     let targets = [Some(wgpu::TextureFormat::Rgba32Uint.into())];
+    let layout_entries: Vec<wgpu::BindGroupLayoutEntry> = gs_t
+        .bindings
+        .iter()
+        .map(|b| wgpu::BindGroupLayoutEntry {
+            binding: b.binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: dxbc_wgsl_gpu::wgpu_map::binding_type(&b.kind),
+            count: None,
+        })
+        .collect();
+    let geometry_layout = (!layout_entries.is_empty()).then(|| {
+        dev.device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some("gs"), entries: &layout_entries })
+    });
     let stage = dev
         .scoped(|device| {
             PrimitiveStage::with_streams(
@@ -344,10 +368,10 @@ fn pass(dev: &Device, gs: &Gs, streams: GeometryStreams, cap: Option<u64>) -> Pa
                     vertex: ShaderEntry { module: &vs, entry_point: &vs_t.entry_point },
                     vertex_layout: None,
                     geometry: ShaderEntry { module: &gsm, entry_point: "main" },
-                    geometry_layout: None,
+                    geometry_layout: geometry_layout.as_ref(),
                     assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                     draw_vertex: ShaderEntry { module: &draw_vs, entry_point: &draw_t.entry_point },
-                    fragment: Some(FragmentEntry {
+                    fragment: fragment.then_some(FragmentEntry {
                         shader: ShaderEntry { module: &ps, entry_point: &ps_t.entry_point },
                         targets: &targets,
                         layout: None,
@@ -362,7 +386,7 @@ fn pass(dev: &Device, gs: &Gs, streams: GeometryStreams, cap: Option<u64>) -> Pa
         })
         .expect("pipelines")
         .expect("stage");
-    Pass { stage, info }
+    Pass { stage, info, geometry_layout }
 }
 
 fn target(dev: &Device) -> wgpu::Texture {
@@ -385,7 +409,15 @@ fn begin<'e>(encoder: &'e mut wgpu::CommandEncoder, view: &'e wgpu::TextureView)
             view,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color {
+                    r: f64::from(CLEAR[0]),
+                    g: f64::from(CLEAR[1]),
+                    b: f64::from(CLEAR[2]),
+                    a: f64::from(CLEAR[3]),
+                }),
+                store: wgpu::StoreOp::Store,
+            },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: None,
@@ -415,14 +447,33 @@ fn run(
     vb: &wgpu::Buffer,
     so: Option<(&StreamOutput, [Option<SoTarget<'_>>; 4])>,
 ) -> (Vec<u32>, usize) {
+    run_with(dev, p, call, vb, None, false, so)
+}
+
+/// [`run`] with the geometry shader's resources (group 2), and a reset of the statistics
+/// first (a new query) when `reset`.
+fn run_with(
+    dev: &Device,
+    p: &Pass,
+    call: &DrawCall,
+    vb: &wgpu::Buffer,
+    geometry_group: Option<&wgpu::BindGroup>,
+    reset: bool,
+    so: Option<(&StreamOutput, [Option<SoTarget<'_>>; 4])>,
+) -> (Vec<u32>, usize) {
     let t = target(dev);
     let view = t.create_view(&Default::default());
     let mut encoder = dev.device.create_command_encoder(&Default::default());
     let prepared: Prepared = dev
         .scoped(|device| {
-            let prepared =
-                p.stage.prepare(device, &mut encoder, call, &[Some((vb, 0))], None, None, None).expect("prepare");
+            let prepared = p
+                .stage
+                .prepare(device, &mut encoder, call, &[Some((vb, 0))], None, None, geometry_group)
+                .expect("prepare");
             if let Some((so, targets)) = so {
+                if reset {
+                    so.reset_statistics(&mut encoder);
+                }
                 let chunks: Vec<SoChunk<'_>> = prepared
                     .chunks()
                     .iter()
@@ -449,9 +500,9 @@ fn run(
 }
 
 /// The pixels of the rasterized point stream `stream` of `invocations`' events, drawn in order
-/// (the background 0).
+/// (the background [`CLEAR`]).
 fn point_pixels(invocations: &[Vec<Event>], stream: u32) -> Vec<u32> {
-    let mut px = vec![0u32; (W * W * 4) as usize];
+    let mut px = cleared();
     for prim in primitives(invocations, stream, 1) {
         let (x, y) = pixel_of(prim[0][0]);
         if x < W && y < W {
@@ -590,7 +641,7 @@ fn strips_with_cuts_overflow_mid_strip_and_resume() {
         check(&dev, &so, &gpu, &model, what);
         let (plain_pixels, _) = run(&dev, &plain, &call, &vb, None);
         assert_eq!(pixels, plain_pixels, "{what}: the drawn stream is the plain translation's draw");
-        assert!(pixels.iter().any(|&w| w != 0), "{what}: something is drawn");
+        assert_ne!(pixels, cleared(), "{what}: something is drawn");
         if std::ptr::eq(p, &chunked) {
             assert!(chunks >= 2, "{what}: {chunks} chunk");
         }
@@ -622,7 +673,7 @@ fn max_out_drops_the_last_vertex_of_a_strip() {
     model_draw(&mut model, &decl, starts, &events, 3);
     check(&dev, &so, &gpu, &model, "dcl_maxout 6");
     assert_eq!(model.written[0], 4 * 2, "a triangle and a strip of two per point");
-    assert!(pixels.iter().all(|&w| w == 0), "no rasterized stream: nothing drawn");
+    assert_eq!(pixels, cleared(), "no rasterized stream: nothing drawn");
 }
 
 /// Points on streams 0-3: stream 1 rasterized, 0 and 2 streamed out (2 into two slots, one
@@ -665,8 +716,8 @@ fn point_streams_kept_rasterized_dropped_and_draw_auto() {
             assert_eq!(pixels, point_pixels(&events, rasterized), "{what}: the pixels of stream {rasterized}");
             assert!(chunks >= 2, "{what}: {chunks} chunk");
         }
-        // 4 + 3 input points: stream 0 has two points each, stream 2 one (5 fit slot 2).
-        assert_eq!((model.written[0], model.needed[0], model.overflow[0]), (14, 14, false));
+        // 4 + 3 input points: stream 0 and stream 2 have a point each (5 fit slot 2).
+        assert_eq!((model.written[0], model.needed[0], model.overflow[0]), (7, 7, false));
         assert_eq!((model.written[2], model.needed[2], model.overflow[2]), (4, 7, true));
         assert_eq!((model.written[1], model.written[3]), (0, 0), "streams 1 and 3 are not streamed out");
         if rasterized == 1 {
@@ -727,7 +778,7 @@ fn draw_auto_pixels(dev: &Device, so: &StreamOutput, buffer: &wgpu::Buffer, mode
     dev.wait().expect("wait");
     let pixels = dev.read_texels(&t, 4, 0, [0, 0, W, W]).expect("read");
     let words = model.buffers[0].as_ref().expect("slot 0");
-    let mut expected = vec![0u32; (W * W * 4) as usize];
+    let mut expected = cleared();
     let n = model.draw_auto[0].expect("DrawAuto arguments");
     for v in 0..n as usize {
         let w = &words[8 * v..8 * v + 8];
@@ -735,7 +786,7 @@ fn draw_auto_pixels(dev: &Device, so: &StreamOutput, buffer: &wgpu::Buffer, mode
         let at = ((y * W + x) * 4) as usize;
         expected[at..at + 4].copy_from_slice(&w[4..8]);
     }
-    assert_eq!(n, 14, "DrawAuto draws the 14 points of slot 0");
+    assert_eq!(n, 7, "DrawAuto draws the 7 points of slot 0");
     assert_eq!(pixels, expected, "DrawAuto of slot 0");
 }
 
@@ -764,7 +815,7 @@ fn no_rasterized_stream_streams_out_and_draws_nothing() {
     model_draw(&mut model, &decl, starts, &events_of(&vertices, |v, i| strip_model(v, i, &cuts)), 3);
     check(&dev, &so, &gpu, &model, "no rasterized stream");
     assert_eq!(model.written[0], 5 * 3, "strips of 4 and 3 vertices: 2 + 1 triangles per point");
-    assert!(pixels.iter().all(|&w| w == 0), "nothing drawn");
+    assert_eq!(pixels, cleared(), "nothing drawn");
 }
 
 /// Stream output without a geometry shader (the vertex shader's bytecode given to
@@ -806,11 +857,396 @@ fn vertex_shader_stream_output_through_the_pass_through_module() {
             if rasterized.is_some() {
                 let (plain_pixels, _) = run(&dev, &plain, &call, &vb, None);
                 assert_eq!(pixels, plain_pixels, "{what}: drawn as the plain pass-through draws");
-                assert!(pixels.iter().any(|&w| w != 0), "{what}: something is drawn");
+                assert_ne!(pixels, cleared(), "{what}: something is drawn");
             } else {
-                assert!(pixels.iter().all(|&w| w == 0), "{what}: nothing drawn");
+                assert_eq!(pixels, cleared(), "{what}: nothing drawn");
             }
         }
         assert_eq!(model.written[0], 3 + 5);
+    }
+}
+
+/// Replays of Wine's d3d11 stream-output tests (`dlls/d3d11/tests/d3d11.c`: test_stream_output,
+/// test_stream_output_resume, test_stream_output_components and its vertex-shader variant,
+/// test_so_statistics_query) with their inputs and expected values, over their shaders read
+/// from the shared corpus (`$DXBC_WGSL_CORPUS` or `../shared/corpus`, `wine/d3d11/`; skipped
+/// with a message when absent: Wine's blobs are LGPL and not copied here).
+/// test_so_statistics_query's four-stream geometry shader is not in the corpus: it is assembled
+/// here from its HLSL.
+mod wine {
+    use super::*;
+
+    fn blob(test: &str, name: &str) -> Option<Vec<u8>> {
+        let Some(dir) = dxbc_wgsl_tests::corpus_dir() else {
+            eprintln!("SKIPPED {test}: no shared corpus (set DXBC_WGSL_CORPUS)");
+            return None;
+        };
+        let path = dir.join("wine/d3d11").join(format!("{name}.dxbc"));
+        match std::fs::read(&path) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!("SKIPPED {test}: {}: {e}", path.display());
+                None
+            }
+        }
+    }
+
+    fn e(stream: u32, name: Option<&str>, index: u32, start: u32, count: u32, slot: u32) -> SoDeclarationEntry {
+        SoDeclarationEntry {
+            stream,
+            semantic_name: name.map(str::to_string),
+            semantic_index: index,
+            start_component: start,
+            component_count: count,
+            output_slot: slot,
+        }
+    }
+
+    /// test_stream_output: which declarations CreateGeometryShaderWithStreamOutput accepts for
+    /// its geometry shader (SV_Position o0, ATTRIB1 o1, attrib2 o2.xyz, ATTriB3 o3.xy, ATTRIB4
+    /// o3.z), strides 64.
+    #[test]
+    fn test_stream_output_declarations() {
+        let Some(gs) = blob("test_stream_output_declarations", "test_stream_output__gs_code") else { return };
+        let shader = dxbc_wgsl::Shader::parse(&gs, &Default::default()).expect("parse");
+        let sig = &shader.outputs.elements;
+        let pos = |slot| e(0, Some("SV_Position"), 0, 0, 4, slot);
+        let a = |i, start, count, slot| e(0, Some("ATTRIB"), i, start, count, slot);
+        let gap = |count, slot| e(0, None, 0, 0, count, slot);
+        let strides = [64u32; 4];
+        let check = |decl: &[SoDeclarationEntry], counts: &[usize], valid: bool| {
+            for &n in counts {
+                let given = (n > 0).then(|| &strides[..n]);
+                let r = resolve_so_declaration(sig, decl, given, None);
+                assert_eq!(r.is_ok(), valid, "{decl:?} with {n} strides: {r:?}");
+            }
+        };
+        let slot0 = [0, 1, 2, 3, 4];
+        for decl in [
+            vec![pos(0)],
+            vec![e(0, Some("sv_position"), 0, 0, 4, 0), e(0, Some("attrib"), 1, 0, 4, 0)],
+            vec![e(0, Some("SV_POSITION"), 0, 0, 4, 0), e(0, Some("ATTRIB"), 1, 0, 4, 0)],
+            vec![e(0, Some("SV_POSITION"), 0, 0, 4, 0), gap(8, 0), a(1, 0, 4, 0)],
+            vec![pos(0), gap(4, 0), gap(4, 0), a(1, 0, 4, 0)],
+            vec![pos(0), a(1, 0, 4, 0), a(2, 0, 3, 0), a(3, 0, 2, 0), a(4, 0, 1, 0)],
+            vec![pos(0), a(1, 1, 3, 0)],
+            vec![pos(0), a(1, 2, 2, 0)],
+            vec![pos(0), a(1, 3, 1, 0)],
+            vec![pos(0), a(3, 1, 1, 0)],
+            vec![a(1, 0, 4, 0), a(2, 0, 3, 0), a(3, 0, 2, 0), gap(1, 0), a(4, 0, 1, 0)],
+            vec![a(1, 0, 2, 0), a(1, 2, 2, 0)],
+            vec![a(1, 0, 1, 0), a(1, 1, 3, 0)],
+        ] {
+            check(&decl, &slot0, true);
+        }
+        for decl in [
+            vec![a(1, 0, 4, 1)],
+            vec![a(1, 0, 4, 2)],
+            vec![a(1, 0, 4, 3)],
+            vec![a(1, 0, 4, 0), a(2, 0, 3, 1), gap(1, 1), a(3, 0, 2, 2), gap(2, 2), a(4, 0, 1, 3), gap(7, 3)],
+            vec![a(1, 0, 4, 0), a(2, 0, 3, 0), a(3, 0, 2, 3), gap(1, 3), a(4, 0, 1, 3)],
+            vec![a(1, 0, 2, 0), a(1, 2, 2, 1)],
+        ] {
+            let used = decl.iter().map(|x| x.output_slot as usize + 1).max().unwrap_or(1);
+            check(&decl, &[0, used], true);
+        }
+        for decl in [
+            vec![pos(0), a(0, 0, 4, 0)],
+            vec![pos(0), e(0, Some("ATTRIB_"), 1, 0, 4, 0)],
+            vec![pos(0), e(0, None, 0, 1, 8, 0)],
+            vec![pos(0), e(0, None, 1, 0, 8, 0)],
+            vec![e(0, Some("SV_POSITION"), 0, 0, 4, 0), gap(8, 0), gap(8, 0), a(1, 0, 4, 0)],
+            vec![pos(0), a(2, 0, 5, 0)],
+            vec![pos(0), a(2, 0, 4, 0)],
+            vec![pos(0), a(3, 0, 3, 0)],
+            vec![pos(0), a(4, 0, 2, 0)],
+            vec![pos(0), a(1, 1, 4, 0)],
+            vec![pos(0), a(1, 2, 3, 0)],
+            vec![pos(0), a(1, 3, 2, 0)],
+            vec![pos(0), a(1, 4, 0, 0)],
+            vec![pos(0), a(1, 4, 1, 0)],
+            vec![pos(0), a(3, 2, 1, 0)],
+            vec![pos(0), a(3, 2, 0, 0)],
+            vec![pos(0), a(1, 0, 4, 4)],
+            vec![pos(0), a(1, 0, 4, 0), gap(3, 4)],
+            vec![a(1, 0, 4, 0), a(2, 0, 3, 0), a(3, 0, 2, 0), gap(1, 0), a(4, 0, 1, 0), gap(3, 3), gap(1, 3)],
+            vec![a(1, 0, 4, 0), gap(3, 1), gap(1, 1), gap(1, 2), a(2, 0, 3, 3), gap(1, 3)],
+            vec![e(1, Some("attrib"), 1, 0, 4, 0)],
+            vec![e(4, Some("attrib"), 1, 0, 4, 0)],
+            vec![a(1, 0, 4, 0), a(1, 0, 4, 1)],
+            vec![a(1, 0, 4, 0), a(1, 0, 3, 0)],
+        ] {
+            check(&decl, &[1, 2, 3, 4], false);
+        }
+        // ATTRIB4 is o3.z: its start component counts from the element's first.
+        let r = resolve_so_declaration(sig, &[a(4, 0, 1, 0)], None, None).expect("ATTRIB4");
+        assert_eq!((r.entries[0].register, r.entries[0].start_component, r.strides[0]), (Some(3), 2, 4));
+        // Strides and the rasterized stream.
+        let decl = [pos(0)];
+        assert!(resolve_so_declaration(sig, &decl, Some(&[63]), None).is_err(), "{{63}}");
+        assert!(resolve_so_declaration(sig, &decl, Some(&[64, 63]), None).is_ok(), "{{64, 63}}: slot 1 unused");
+        assert!(resolve_so_declaration(sig, &decl, Some(&[64, 1]), None).is_ok(), "{{64, 1}}");
+        assert!(resolve_so_declaration(sig, &decl, Some(&[0, 1]), None).is_err(), "{{0, 1}}");
+        for r in 0..4 {
+            assert!(resolve_so_declaration(sig, &decl, None, Some(r)).is_ok(), "rasterized {r}");
+        }
+        assert!(resolve_so_declaration(sig, &decl, None, Some(4)).is_err(), "rasterized 4");
+        assert!(resolve_so_declaration(sig, &[], Some(&strides[..1]), None).is_err(), "no entries");
+    }
+
+    /// test_stream_output_resume: a triangle-to-points geometry shader writing its constant;
+    /// draws into a second buffer, then three draws of the quad (a strip of two triangles) with
+    /// three constants append six points each to the first buffer at 0.
+    #[test]
+    fn test_stream_output_resume() {
+        let test = "test_stream_output_resume";
+        let (Some(gs), Some(vs)) =
+            (blob(test, "test_stream_output_resume__gs_code"), blob(test, "draw_quad_vs___default_vs_code"))
+        else {
+            return;
+        };
+        let Some(dev) = common::device(test) else { return };
+        let decl = declaration(&gs, &[entry(0, Some("so_output"), 0, 4, 0)], None, None);
+        let elements = vec![PulledElement {
+            register: 0,
+            slot: 0,
+            offset: 0,
+            format: VertexFormat::Float32x3,
+            instance_step_rate: None,
+        }];
+        let p = pass_with(&dev, &vs, elements, 12, &Gs::Blob(gs), decl.geometry_streams(), None, false);
+        let so = new_so(&dev, &decl, &p.info);
+        let quad: [f32; 12] = [-1.0, -1.0, 0.0, -1.0, 1.0, 0.0, 1.0, -1.0, 0.0, 1.0, 1.0, 0.0];
+        let vb = dev.buffer("quad", bytemuck::cast_slice(&quad), wgpu::BufferUsages::STORAGE);
+        let cb = dev.buffer("cb0", &[0u8; 16], wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST);
+        let group = dev.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("gs"),
+            layout: p.geometry_layout.as_ref().expect("the constant buffer"),
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: cb.as_entire_binding() }],
+        });
+        let constants: [[f32; 4]; 3] = [[0.5, 0.25, 0.0, 0.0], [0.0, 0.125, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0]];
+        let so_buffer = so_target(&dev, 1024 / 4);
+        let so_buffer2 = so_target(&dev, 1024 / 4);
+        let call = draw_call(5, 4);
+        let draws: [(usize, &wgpu::Buffer, SoStart); 4] = [
+            (0, &so_buffer2, SoStart::Offset(0)),
+            (0, &so_buffer, SoStart::Offset(0)),
+            (1, &so_buffer, SoStart::Append),
+            (2, &so_buffer, SoStart::Append),
+        ];
+        for (c, buffer, start) in draws {
+            dev.queue.write_buffer(&cb, 0, bytemuck::cast_slice(&constants[c]));
+            let targets = [Some(SoTarget { buffer, start }), None, None, None];
+            let (pixels, _) = run_with(&dev, &p, &call, &vb, Some(&group), false, Some((&so, targets)));
+            assert_eq!(pixels, cleared(), "no rasterized stream");
+        }
+        let words = read_words(&dev, &so_buffer);
+        for (i, c) in constants.iter().enumerate() {
+            for j in 0..6 {
+                let at = 4 * (i * 6 + j);
+                assert_eq!(&words[at..at + 4], &c.map(f32::to_bits), "vec4 {}", i * 6 + j);
+            }
+        }
+        assert!(words[72..].iter().all(|&w| w == UNTOUCHED), "nothing past the 18 points");
+        assert_eq!(read_words(&dev, &so_buffer2)[..24], constants[0].map(f32::to_bits).repeat(6)[..]);
+        assert_eq!(read_words(&dev, so.state())[SO_FILLED], 288, "BufferFilledSize");
+    }
+
+    /// test_stream_output_components (and test_stream_output_vs over the same vertex shader,
+    /// its COLOR2 for COLOR1): declarations of whole elements, single components and component
+    /// ranges, over two input layouts, through the geometry shader and without one.
+    #[test]
+    fn test_stream_output_components() {
+        let test = "test_stream_output_components";
+        let (Some(gs), Some(vs)) = (
+            blob(test, "test_stream_output_components__gs_code"),
+            blob(test, "test_stream_output_components__vs_code"),
+        ) else {
+            return;
+        };
+        let Some(dev) = common::device(test) else { return };
+        let pulled =
+            |register, offset, format| PulledElement { register, slot: 0, offset, format, instance_step_rate: None };
+        let layout0 = (
+            vec![
+                pulled(0, 0, VertexFormat::Float32x4),
+                pulled(1, 16, VertexFormat::Float32x3),
+                pulled(2, 28, VertexFormat::Float32x2),
+            ],
+            36u32,
+        );
+        let layout1 = (
+            vec![
+                pulled(0, 0, VertexFormat::Float32x4),
+                pulled(1, 16, VertexFormat::Float32x4),
+                pulled(2, 32, VertexFormat::Float32x4),
+            ],
+            48u32,
+        );
+        #[rustfmt::skip]
+        let vb_data: [f32; 36] = [
+            -1.0, -1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.5, 1.0,
+            -1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+            1.0, -1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.5, 0.4,
+            1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.1, 0.6,
+        ];
+        #[rustfmt::skip]
+        let vb_data2: [f32; 48] = [
+            -1.0, -1.0, 0.0, 1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0,
+            -1.0, 1.0, 0.0, 1.0, 9.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7,
+            1.0, -1.0, 0.0, 1.0, 1.8, 1.9, 2.0, 2.1, 2.2, 2.3, 2.4, 2.5,
+            1.0, 1.0, 0.0, 1.0, 2.5, 2.6, 2.7, 2.8, 2.9, 3.0, 3.1, 3.2,
+        ];
+        #[rustfmt::skip]
+        let exp2: [f32; 36] = [
+            -1.0, -1.0, 0.0, 1.0, 1.0, 2.0, 3.0, 5.0, 6.0,
+            -1.0, 1.0, 0.0, 1.0, 9.0, 1.1, 1.2, 1.4, 1.5,
+            1.0, -1.0, 0.0, 1.0, 1.8, 1.9, 2.0, 2.2, 2.3,
+            1.0, 1.0, 0.0, 1.0, 2.5, 2.6, 2.7, 2.9, 3.0,
+        ];
+        let exp3: [f32; 12] = [3.0, 4.0, 8.0, 1.2, 1.3, 1.7, 2.0, 2.1, 2.5, 2.7, 2.8, 3.2];
+        let decl1 =
+            [e(0, Some("POSITION"), 0, 0, 4, 0), e(0, Some("COLOR"), 0, 0, 3, 0), e(0, Some("COLOR"), 2, 0, 2, 0)];
+        let mut decl2 = Vec::new();
+        for (name, index, n) in [("POSITION", 0, 4), ("COLOR", 0, 3), ("COLOR", 2, 2)] {
+            decl2.extend((0..n).map(|c| e(0, Some(name), index, c, 1, 0)));
+        }
+        let decl3 = [e(0, Some("COLOR"), 0, 2, 2, 0), e(0, Some("COLOR"), 2, 3, 1, 0)];
+        let runs: [(&[SoDeclarationEntry], _, &[f32], &[f32]); 5] = [
+            (&decl1, &layout0, &vb_data, &vb_data),
+            (&decl1, &layout1, &vb_data2, &exp2),
+            (&decl2, &layout0, &vb_data, &vb_data),
+            (&decl2, &layout1, &vb_data2, &exp2),
+            (&decl3, &layout1, &vb_data2, &exp3),
+        ];
+        for (gs_stage, source) in [(Gs::Blob(gs.clone()), &gs), (Gs::PassThrough(InputPrimitive::Point), &vs)] {
+            let so_buffer = so_target(&dev, 1024 / 4);
+            for (k, (entries, (elements, stride), data, expected)) in runs.iter().enumerate() {
+                let decl = declaration(source, entries, None, None);
+                let p =
+                    pass_with(&dev, &vs, elements.clone(), *stride, &gs_stage, decl.geometry_streams(), None, false);
+                let so = new_so(&dev, &decl, &p.info);
+                let vb = dev.buffer("vb", bytemuck::cast_slice(data), wgpu::BufferUsages::STORAGE);
+                let targets = [Some(SoTarget { buffer: &so_buffer, start: SoStart::Offset(0) }), None, None, None];
+                run(&dev, &p, &draw_call(1, 4), &vb, Some((&so, targets)));
+                let words = read_words(&dev, &so_buffer);
+                let what = if matches!(gs_stage, Gs::Blob(_)) { "geometry shader" } else { "vertex shader only" };
+                assert_eq!(
+                    &words[..expected.len()],
+                    &expected.iter().map(|f| f.to_bits()).collect::<Vec<_>>()[..],
+                    "{what}: run {k}"
+                );
+            }
+        }
+        // test_stream_output_vs's other declarations: POSITION whole and its xy.
+        for (entries, expected) in [
+            (
+                vec![e(0, Some("POSITION"), 0, 0, 4, 0)],
+                vb_data2.chunks(12).flat_map(|v| v[..4].to_vec()).collect::<Vec<f32>>(),
+            ),
+            (vec![e(0, Some("POSITION"), 0, 0, 2, 0)], vec![-1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0, 1.0]),
+        ] {
+            let decl = declaration(&vs, &entries, None, None);
+            let (elements, stride) = &layout1;
+            let p = pass_with(
+                &dev,
+                &vs,
+                elements.clone(),
+                *stride,
+                &Gs::PassThrough(InputPrimitive::Point),
+                decl.geometry_streams(),
+                None,
+                false,
+            );
+            let so = new_so(&dev, &decl, &p.info);
+            let so_buffer = so_target(&dev, 1024 / 4);
+            let vb = dev.buffer("vb", bytemuck::cast_slice(&vb_data2), wgpu::BufferUsages::STORAGE);
+            let targets = [Some(SoTarget { buffer: &so_buffer, start: SoStart::Offset(0) }), None, None, None];
+            run(&dev, &p, &draw_call(1, 4), &vb, Some((&so, targets)));
+            let words = read_words(&dev, &so_buffer);
+            assert_eq!(&words[..expected.len()], &expected.iter().map(|f| f.to_bits()).collect::<Vec<_>>()[..]);
+            assert!(words[expected.len()..].iter().all(|&w| w == UNTOUCHED));
+        }
+    }
+
+    /// test_so_statistics_query's geometry shader (gs_5_0): points in; on stream `n` the point
+    /// again when `SV_PrimitiveID < vertex_count[n]` (cb0[0]); `dcl_maxout 32`.
+    fn statistics_gs() -> Vec<u8> {
+        let inputs = [Element("custom", 0, 0, 3, 0, "xyzw")];
+        let mut outputs = Vec::new();
+        let mut decls = vec![vec![DCL_CONSTANT_BUFFER | (4 << 24), 0x0020_8e46, 0, 1], dcl_input_primitive(1)];
+        for s in 0..4 {
+            outputs.push((s, Element("custom", 0, 0, 3, 0, "xyzw")));
+            decls.push(with_stream(DCL_STREAM, s));
+            decls.push(dcl_output_topology(1));
+            decls.push(dcl_output(0, "xyzw", 0));
+        }
+        decls.extend([dcl_max_output(32), dcl_gs_input(1, 0, "xyzw", 0), dcl_gs_system_input(INPUT_PRIMITIVE_ID)]);
+        let mut body = Vec::new();
+        for (s, c) in ["xxxx", "yyyy", "zzzz", "wwww"].iter().enumerate() {
+            body.push(ins(ULT, &[dst(TEMP, 0, "x"), scalar_input(INPUT_PRIMITIVE_ID), cb(0, 0, c)]));
+            body.push(nz(ins(IF, &[src(TEMP, 0, "xxxx")])));
+            body.push(ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]));
+            body.push(with_stream(EMIT_STREAM, s as u32));
+            body.push(ins(ENDIF, &[]));
+        }
+        shader_streams(GS_5_0, &inputs, &outputs, &decls, 1, &body)
+    }
+
+    /// test_so_statistics_query, part B: four streams into four slots of 10 points; the
+    /// statistics of stream 0 (D3D11_QUERY_SO_STATISTICS) per query: nothing bound (0 written of
+    /// 5: an unbound slot is full), then 5 of 5, 3 of 3, 10 of 16 (the buffer full).
+    #[test]
+    fn test_so_statistics_query() {
+        let test = "test_so_statistics_query";
+        let Some(vs) = blob(test, "test_so_statistics_query__vs_code") else { return };
+        let Some(dev) = common::device(test) else { return };
+        let gs = statistics_gs();
+        let entries: Vec<_> = (0..4).map(|s| e(s, Some("custom"), 0, 0, 4, s)).collect();
+        let decl = declaration(&gs, &entries, None, None);
+        assert_eq!(decl.strides, [16; 4]);
+        let p = pass_with(&dev, &vs, Vec::new(), 16, &Gs::Blob(gs), decl.geometry_streams(), None, false);
+        let so = new_so(&dev, &decl, &p.info);
+        let cb = dev.buffer("cb0", &[0u8; 16], wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST);
+        let group = dev.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("gs"),
+            layout: p.geometry_layout.as_ref().expect("the constant buffer"),
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: cb.as_entire_binding() }],
+        });
+        let vb = dev.buffer("unused", &[0u8; 16], wgpu::BufferUsages::STORAGE);
+        let buffers: Vec<wgpu::Buffer> = (0..4).map(|_| so_target(&dev, 160 / 4)).collect();
+        let rows: [([u32; 4], bool, u32, u64, u64); 4] = [
+            ([5, 5, 5, 5], false, 5, 0, 5),
+            ([5, 5, 5, 5], true, 16, 5, 5),
+            ([3, 6, 4, 12], true, 32, 3, 3),
+            ([16, 6, 4, 12], true, 32, 10, 16),
+        ];
+        for (counts, bound, n, written, needed) in rows {
+            dev.queue.write_buffer(&cb, 0, bytemuck::cast_slice(&counts));
+            let targets: [Option<SoTarget<'_>>; 4] =
+                std::array::from_fn(|s| bound.then(|| SoTarget { buffer: &buffers[s], start: SoStart::Offset(0) }));
+            run_with(&dev, &p, &draw_call(1, n), &vb, Some(&group), true, Some((&so, targets)));
+            let state = read_words(&dev, so.state());
+            for s in 0..4 {
+                let need = u64::from(counts[s].min(n));
+                let wrote = if bound { need.min(10) } else { 0 };
+                let at = SO_STATISTICS + 8 * s;
+                let stats = [wrote as u32, 0, need as u32, 0, u32::from(wrote < need)];
+                assert_eq!(&state[at..at + 5], &stats, "{counts:?}, draw {n}: stream {s}");
+            }
+            let at = SO_STATISTICS;
+            assert_eq!(
+                (u64::from(state[at]), u64::from(state[at + 2])),
+                (written, needed),
+                "{counts:?}: Wine's values"
+            );
+            // The points are the vertex IDs, as floats.
+            if bound {
+                let words = read_words(&dev, &buffers[0]);
+                for v in 0..written as usize {
+                    assert_eq!(&words[4 * v..4 * v + 4], &[(v as f32).to_bits(); 4], "{counts:?}: point {v}");
+                }
+            }
+        }
     }
 }

@@ -444,3 +444,123 @@ fn a_patch_list_of_no_points_has_no_candidates() {
     assert_eq!(Topology::PatchList(0).positions_of(0, 3, 10), (0, 0));
     assert_eq!(Topology::PatchList(3).candidates(10), 3);
 }
+
+/// Stream output (`TranslateOptions::geometry_streams`, docs/stream-output.md): L0694 emits
+/// to streams 0 and 1 (points); kept, each emit goes through the stream library with its
+/// stream, and the layout gives stream 1 its own region.
+#[test]
+fn kept_streams_emit_through_the_stream_library_with_their_layout() {
+    use dxbc_wgsl::geometry::{GeometryStreams, StreamInfo};
+    let Some(gs) = corpus_blob("vkd3d-shader-tests/geometry-shader-syntax/L0694_gs_5_0.dxbc") else { return };
+    let streams = GeometryStreams { rasterized: Some(0), stream_out: 0b11 };
+    let t = translate(&gs, &TranslateOptions { geometry_streams: streams, ..Default::default() }).unwrap();
+    validate(&t.wgsl);
+    assert_eq!(t.wgsl.matches("= gs_stream_emit(").count(), 2, "{}", t.wgsl);
+    assert!(!t.wgsl.contains("gs_emit()"), "{}", t.wgsl);
+    let info = t.geometry.unwrap();
+    let s: StreamInfo = info.streams.expect("a stream layout");
+    // A drawn point list: region 0 the draw's (padded with the hidden slot), stream 0's and
+    // stream 1's lists in regions 1 and 2.
+    assert_eq!((s.regions, s.so_regions, s.drawn, s.hidden_slot), (3, [Some(1), Some(2), None, None], true, true));
+    assert_eq!((s.slots, s.index_stride, s.prim_vertices), (info.max_vertices + 1, info.max_vertices, 1));
+    assert_eq!((s.region_mask(0), s.region_mask(1), s.region_mask(2)), (0b011, 0b100, 0));
+    // The default is the plain translation, byte for byte.
+    let plain = translate(&gs, &TranslateOptions::default()).unwrap();
+    let default = TranslateOptions { geometry_streams: GeometryStreams::default(), ..Default::default() };
+    assert_eq!(translate(&gs, &default).unwrap().wgsl, plain.wgsl);
+    assert_eq!(plain.geometry.unwrap().streams, None);
+    // Stream output of a stream the shader does not declare, or past m3, is refused.
+    for bad in [
+        GeometryStreams { rasterized: None, stream_out: 0b100 },
+        GeometryStreams { rasterized: Some(4), stream_out: 1 },
+    ] {
+        let r = translate(&gs, &TranslateOptions { geometry_streams: bad, ..Default::default() });
+        assert!(matches!(r, Err(dxbc_wgsl::TranslateError::InvalidOptions(_))), "{bad:?}: {r:?}");
+    }
+}
+
+/// Every corpus geometry shader that translates translates with its first declared stream
+/// streamed out and not drawn, and drawn and streamed out; naga accepts both.
+#[test]
+fn every_corpus_geometry_shader_translates_with_stream_output() {
+    use dxbc_wgsl::geometry::GeometryStreams;
+    let Some(dir) = dxbc_wgsl_tests::corpus_dir() else {
+        eprintln!("SKIPPED: the shader corpus is absent (set DXBC_WGSL_CORPUS or place it at ../shared/corpus)");
+        return;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxbc") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut translated = 0;
+    for p in files {
+        let bytes = std::fs::read(&p).unwrap();
+        let Ok(plain) = translate(&bytes, &TranslateOptions::default()) else { continue };
+        let Some(info) = plain.geometry else { continue };
+        if info.output_topology.is_none() {
+            continue;
+        }
+        for rasterized in [None, Some(0)] {
+            // The first stream the shader declares (SM5 may declare only m1..m3).
+            let t = (0..4u32).find_map(|n| {
+                let streams = GeometryStreams { rasterized, stream_out: 1 << n };
+                let t = translate(&bytes, &TranslateOptions { geometry_streams: streams, ..Default::default() });
+                match t {
+                    Err(dxbc_wgsl::TranslateError::InvalidOptions(e)) if e.contains("does not declare") => None,
+                    t => Some((n, t.unwrap_or_else(|e| panic!("{}: {streams:?}: {e}", p.display())))),
+                }
+            });
+            let (n, t) = t.unwrap_or_else(|| panic!("{}: no stream declared", p.display()));
+            let s = t.geometry.unwrap().streams.expect("a stream layout");
+            assert!(s.so_regions[n as usize].is_some(), "{}", p.display());
+            translated += 1;
+        }
+    }
+    eprintln!("{translated} stream-output translations");
+    assert!(translated >= 40, "only {translated}");
+}
+
+/// `pass_through_geometry`: for every primitive and stream setting, WGSL naga accepts with
+/// the description of an echo of the primitive's non-adjacent vertices; a patch list is
+/// refused.
+#[test]
+fn the_pass_through_geometry_module_validates_for_every_primitive() {
+    use dxbc_wgsl::geometry::{pass_through_geometry, GeometryStreams};
+    let cases = [
+        (InputPrimitive::Point, OutputTopology::PointList, 1),
+        (InputPrimitive::Line, OutputTopology::LineStrip, 2),
+        (InputPrimitive::Triangle, OutputTopology::TriangleStrip, 3),
+        (InputPrimitive::LineAdj, OutputTopology::LineStrip, 2),
+        (InputPrimitive::TriangleAdj, OutputTopology::TriangleStrip, 3),
+    ];
+    for (primitive, topology, vertices) in cases {
+        for streams in [
+            GeometryStreams::default(),
+            GeometryStreams { rasterized: None, stream_out: 1 },
+            GeometryStreams { rasterized: Some(0), stream_out: 1 },
+        ] {
+            let (wgsl, info) = pass_through_geometry(primitive, 3, Some(0), streams).unwrap();
+            validate(&wgsl);
+            assert_eq!((info.output_topology, info.max_vertices, info.input_registers), (Some(topology), vertices, 3));
+            assert_eq!(info.streams.is_some(), !streams.is_default());
+            let emit = if streams.is_default() { "= gs_emit()" } else { "= gs_stream_emit(0u)" };
+            assert_eq!(wgsl.matches(emit).count(), vertices as usize, "{primitive:?}");
+        }
+    }
+    let (wgsl, _) = pass_through_geometry(InputPrimitive::TriangleAdj, 1, None, GeometryStreams::default()).unwrap();
+    for k in ["gs_input(0u, r)", "gs_input(2u, r)", "gs_input(4u, r)"] {
+        assert!(wgsl.contains(k), "{k}");
+    }
+    assert!(pass_through_geometry(InputPrimitive::Patch(3), 2, Some(0), GeometryStreams::default()).is_err());
+    assert!(pass_through_geometry(InputPrimitive::Point, 2, Some(2), GeometryStreams::default()).is_err());
+    assert!(pass_through_geometry(InputPrimitive::Point, 0, None, GeometryStreams::default()).is_err());
+}
