@@ -15,31 +15,6 @@ use dxbc_wgsl_gpu::stream_output::*;
 const R: u32 = 0xFFFF_FFFF;
 const UNTOUCHED: u32 = 0xDEAD_BEEF;
 
-fn read_words(dev: &Device, buffer: &wgpu::Buffer) -> Vec<u32> {
-    let size = buffer.size();
-    let staging = dev.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("read-back"),
-        size,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    let mut encoder = dev.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
-    dev.queue.submit([encoder.finish()]);
-    let slice = staging.slice(..);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    dev.wait().expect("wait");
-    receiver.recv().expect("map").expect("map");
-    let data = slice.get_mapped_range().expect("mapped range");
-    let out = bytemuck::cast_slice::<u8, u32>(&data).to_vec();
-    drop(data);
-    staging.unmap();
-    out
-}
-
 /// One chunk of geometry output: vertices (`registers` registers each) and lists.
 struct ChunkData {
     vertices: Vec<[u32; 4]>,
@@ -184,10 +159,10 @@ fn step(
     model.encode(so.desc(), so.layout(), chunks, starts);
     for (s, (g, m)) in gpu_buffers.iter().zip(&model.buffers).enumerate() {
         if let (Some(g), Some(m)) = (g, m) {
-            assert_eq!(&read_words(dev, g), m, "{what}: slot {s}");
+            assert_eq!(&common::read_words(dev, g), m, "{what}: slot {s}");
         }
     }
-    assert_eq!(read_words(dev, so.state()), model.state.to_vec(), "{what}: state");
+    assert_eq!(common::read_words(dev, so.state()), model.state.to_vec(), "{what}: state");
 }
 
 fn new_so(dev: &Device, desc: &SoDesc, layout: &SoLayout) -> StreamOutput {

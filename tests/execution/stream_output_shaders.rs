@@ -38,31 +38,6 @@ fn cleared() -> Vec<u32> {
     CLEAR.repeat((W * W) as usize)
 }
 
-fn read_words(dev: &Device, buffer: &wgpu::Buffer) -> Vec<u32> {
-    let size = buffer.size();
-    let staging = dev.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("read-back"),
-        size,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    let mut encoder = dev.device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
-    dev.queue.submit([encoder.finish()]);
-    let slice = staging.slice(..);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |r| {
-        let _ = sender.send(r);
-    });
-    dev.wait().expect("wait");
-    receiver.recv().expect("map").expect("map");
-    let data = slice.get_mapped_range().expect("mapped range");
-    let out = bytemuck::cast_slice::<u8, u32>(&data).to_vec();
-    drop(data);
-    staging.unmap();
-    out
-}
-
 // ---- shaders ----
 
 /// `vs_4_0`: `o0 = v0` (SV_Position from POSITION), `o1 = (v1.xyz, SV_VertexID)` (DATA, uint).
@@ -553,11 +528,11 @@ fn new_so(dev: &Device, decl: &SoDeclaration, info: &GeometryInfo) -> StreamOutp
 fn check(dev: &Device, so: &StreamOutput, gpu: &[Option<wgpu::Buffer>; 4], model: &SoModel, what: &str) {
     for (s, (g, m)) in gpu.iter().zip(&model.buffers).enumerate() {
         if let (Some(g), Some(m)) = (g, m) {
-            assert_eq!(&read_words(dev, g), m, "{what}: slot {s}");
+            assert_eq!(&common::read_words(dev, g), m, "{what}: slot {s}");
         }
     }
     assert_eq!(
-        read_words(dev, so.state()),
+        common::read_words(dev, so.state()),
         model.state_words(SO_FILLED, SO_STATISTICS, SO_DRAW_AUTO, SO_STATE_WORDS),
         "{what}: state (filled sizes 0-3, statistics 4-35, DrawAuto 36-51)"
     );
@@ -1040,7 +1015,7 @@ mod wine {
             let (pixels, _) = run_with(&dev, &p, &call, &vb, Some(&group), false, Some((&so, targets)));
             assert_eq!(pixels, cleared(), "no rasterized stream");
         }
-        let words = read_words(&dev, &so_buffer);
+        let words = common::read_words(&dev, &so_buffer);
         for (i, c) in constants.iter().enumerate() {
             for j in 0..6 {
                 let at = 4 * (i * 6 + j);
@@ -1048,8 +1023,8 @@ mod wine {
             }
         }
         assert!(words[72..].iter().all(|&w| w == UNTOUCHED), "nothing past the 18 points");
-        assert_eq!(read_words(&dev, &so_buffer2)[..24], constants[0].map(f32::to_bits).repeat(6)[..]);
-        assert_eq!(read_words(&dev, so.state())[SO_FILLED], 288, "BufferFilledSize");
+        assert_eq!(common::read_words(&dev, &so_buffer2)[..24], constants[0].map(f32::to_bits).repeat(6)[..]);
+        assert_eq!(common::read_words(&dev, so.state())[SO_FILLED], 288, "BufferFilledSize");
     }
 
     /// test_stream_output_components (and test_stream_output_vs over the same vertex shader,
@@ -1129,7 +1104,7 @@ mod wine {
                 let vb = dev.buffer("vb", bytemuck::cast_slice(data), wgpu::BufferUsages::STORAGE);
                 let targets = [Some(SoTarget { buffer: &so_buffer, start: SoStart::Offset(0) }), None, None, None];
                 run(&dev, &p, &draw_call(1, 4), &vb, Some((&so, targets)));
-                let words = read_words(&dev, &so_buffer);
+                let words = common::read_words(&dev, &so_buffer);
                 let what = if matches!(gs_stage, Gs::Blob(_)) { "geometry shader" } else { "vertex shader only" };
                 assert_eq!(
                     &words[..expected.len()],
@@ -1163,7 +1138,7 @@ mod wine {
             let vb = dev.buffer("vb", bytemuck::cast_slice(&vb_data2), wgpu::BufferUsages::STORAGE);
             let targets = [Some(SoTarget { buffer: &so_buffer, start: SoStart::Offset(0) }), None, None, None];
             run(&dev, &p, &draw_call(1, 4), &vb, Some((&so, targets)));
-            let words = read_words(&dev, &so_buffer);
+            let words = common::read_words(&dev, &so_buffer);
             assert_eq!(&words[..expected.len()], &expected.iter().map(|f| f.to_bits()).collect::<Vec<_>>()[..]);
             assert!(words[expected.len()..].iter().all(|&w| w == UNTOUCHED));
         }
@@ -1226,7 +1201,7 @@ mod wine {
             let targets: [Option<SoTarget<'_>>; 4] =
                 std::array::from_fn(|s| bound.then(|| SoTarget { buffer: &buffers[s], start: SoStart::Offset(0) }));
             run_with(&dev, &p, &draw_call(1, n), &vb, Some(&group), true, Some((&so, targets)));
-            let state = read_words(&dev, so.state());
+            let state = common::read_words(&dev, so.state());
             for s in 0..4 {
                 let need = u64::from(counts[s].min(n));
                 let wrote = if bound { need.min(10) } else { 0 };
@@ -1242,7 +1217,7 @@ mod wine {
             );
             // The points are the vertex IDs, as floats.
             if bound {
-                let words = read_words(&dev, &buffers[0]);
+                let words = common::read_words(&dev, &buffers[0]);
                 for v in 0..written as usize {
                     assert_eq!(&words[4 * v..4 * v + 4], &[(v as f32).to_bits(); 4], "{counts:?}: point {v}");
                 }

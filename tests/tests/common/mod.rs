@@ -14,3 +14,30 @@ pub fn device(test: &str) -> Option<Device> {
         Err(e) => panic!("{test}: {e}\n(set DXBC_WGSL_SKIP_GPU=1 to skip the GPU tests explicitly)"),
     }
 }
+
+/// Reads a whole buffer (`COPY_SRC`) back as words (the stream-output tests).
+#[allow(dead_code)]
+pub fn read_words(dev: &Device, buffer: &wgpu::Buffer) -> Vec<u32> {
+    let size = buffer.size();
+    let staging = dev.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("read-back"),
+        size,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = dev.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, size);
+    dev.queue.submit([encoder.finish()]);
+    let slice = staging.slice(..);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _ = sender.send(r);
+    });
+    dev.wait().expect("wait");
+    receiver.recv().expect("map").expect("map");
+    let data = slice.get_mapped_range().expect("mapped range");
+    let out = bytemuck::cast_slice::<u8, u32>(&data).to_vec();
+    drop(data);
+    staging.unmap();
+    out
+}
