@@ -32,6 +32,8 @@ pub struct CompiledEffect {
     /// The distinct input layouts the vertex shaders of passes with a geometry shader pull
     /// ([`GeometryVariant::input_layout`]).
     pub input_layouts: Vec<InputLayout>,
+    /// The distinct resolved stream-output declarations ([`GeometryVariant::stream_output`]).
+    pub stream_outputs: Vec<dxbc_wgsl::geometry::SoDeclaration>,
 }
 
 impl CompiledEffect {
@@ -87,6 +89,10 @@ pub struct GeometryVariant {
     pub draw_vertex: usize,
     /// The input layout the vertex shader pulls (index into [`CompiledEffect::input_layouts`]).
     pub input_layout: usize,
+    /// The pass's stream-output declaration resolved against the output signature of the
+    /// geometry shader (or of the vertex shader, for an implicit geometry stage): index into
+    /// [`CompiledEffect::stream_outputs`].
+    pub stream_output: Option<usize>,
 }
 
 /// The inputs a pass and permutation chose (before they are translated and merged).
@@ -238,8 +244,18 @@ pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptio
             ShaderRole::SelectedPixel { select, .. } => Some(select),
             _ => None,
         },
+        geometry_streams: match shader.role {
+            ShaderRole::StreamOutGeometry(streams) => streams,
+            _ => Default::default(),
+        },
         ..Default::default()
     };
+    if let ShaderRole::PassThrough { .. } = shader.role {
+        return Err(format!(
+            "internal error: {} is a pass-through geometry stage, made from its vertex shader's translation",
+            shader.label()
+        ));
+    }
     for s in &shader.view_formats {
         options.set_view_format(s)?;
     }
@@ -305,6 +321,43 @@ pub fn draw_vertex_shader(
     };
     let draw = guarded(|| dxbc_wgsl::geometry_draw_vertex_shader(&t, interpolation))?;
     StageInfo::from_translation(&draw).ok_or(ShaderError::Stage(draw.stage))
+}
+
+/// The implicit geometry stage of a pass that streams out without a geometry shader: the
+/// pass-through module ([`dxbc_wgsl::geometry::pass_through_geometry`]) of the vertex shader's
+/// translation `vs`, passing on every output register of its records (through the highest one it
+/// writes) for `primitive`, keeping `streams`. Its outputs are the vertex shader's, at their
+/// registers (the draw's vertex shader and the stream-output declaration read them there).
+///
+/// # Errors
+/// The library's ([`ShaderError::Translate`]): a patch list, a vertex shader writing no register
+/// or more than 32.
+pub fn pass_through_stage(
+    vs: &StageInfo,
+    primitive: dxbc_wgsl::geometry::InputPrimitive,
+    streams: dxbc_wgsl::geometry::GeometryStreams,
+) -> Result<StageInfo, ShaderError> {
+    let registers = vs.outputs.iter().map(|o| o.register + 1).max().unwrap_or(0);
+    let position = vs.outputs.iter().find(|o| o.builtin == Some(Builtin::Position)).map(|o| o.register);
+    let (wgsl, info) = guarded(|| dxbc_wgsl::geometry::pass_through_geometry(primitive, registers, position, streams))?;
+    Ok(StageInfo {
+        stage: Stage::Geometry,
+        shader_model: vs.shader_model,
+        wgsl,
+        entry_point: "main".into(),
+        inputs: vs.outputs.clone(),
+        outputs: vs
+            .outputs
+            .iter()
+            .map(|o| dxbc_wgsl::InterfaceVar { location: Some(o.register), ..o.clone() })
+            .collect(),
+        bindings: Vec::new(),
+        workgroup_size: None,
+        workgroup_storage_bytes: 0,
+        required_features: Vec::new(),
+        geometry: Some(info),
+        per_primitive: Default::default(),
+    })
 }
 
 /// Reads and translates a shader input once (the first time it is asked for).
@@ -540,7 +593,30 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 };
             let geometry = pass.geometry.as_ref();
             let v = pick(&pass.vertex, ShaderRole::Stage, &mut loaded);
-            let g = geometry.and_then(|g| pick(&g.rules, ShaderRole::Stage, &mut loaded));
+            // A pass with stream output translates its geometry shader keeping the streams its
+            // declaration writes and draws; without a geometry shader its geometry stage is the
+            // vertex shader's pass-through module.
+            let streams = pass.stream_output.as_ref().map(|d| d.geometry_streams());
+            let g = match (geometry, streams) {
+                (Some(g), Some(streams)) if g.implicit => v.as_ref().map(|v| {
+                    let r = v.with_role(ShaderRole::PassThrough { primitive: g.topology.input_primitive(), streams });
+                    if !loaded.contains_key(&r) {
+                        let info = match &loaded[v].info {
+                            Ok(vs) if vs.stage == Stage::Vertex => {
+                                pass_through_stage(vs, g.topology.input_primitive(), streams)
+                            }
+                            // Reported at the vertex shader.
+                            Ok(_) | Err(_) => Err(ShaderError::Options("its vertex shader did not translate".into())),
+                        };
+                        loaded.insert(r.clone(), Loaded { info, reflection: Ok(None) });
+                    }
+                    r
+                }),
+                (Some(g), streams) => {
+                    pick(&g.rules, streams.map_or(ShaderRole::Stage, ShaderRole::StreamOutGeometry), &mut loaded)
+                }
+                (None, _) => None,
+            };
             // The stage in front of the rasterizer writes per-primitive values: the pixel shader
             // is drawn per layer and viewport (docs/per-primitive.md).
             let upstream = g.as_ref().or(v.as_ref()).and_then(|r| loaded.get(r)).and_then(|l| l.info.as_ref().ok());
@@ -603,6 +679,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                 let (Some(r), Some(rules)) = (r, rules) else {
                     continue;
                 };
+                // An implicit geometry stage fails only with its vertex shader, reported there.
+                if matches!(r.role, ShaderRole::PassThrough { .. })
+                    && c.vertex.as_ref().is_none_or(|v| loaded[v].info.is_err())
+                {
+                    continue;
+                }
                 match &loaded[r].info {
                     // A missing file: once, naming the first permutation that needs it.
                     Err(msg @ ShaderError::NotFound(_)) => {
@@ -766,6 +848,95 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         return Err(Diagnostics::sorted(errors));
     }
 
+    // Stream-output declarations, resolved against the output signature of the shader in front
+    // of the rasterizer by D3D's rules (CreateGeometryShaderWithStreamOutput).
+    let mut stream_outputs: Vec<dxbc_wgsl::geometry::SoDeclaration> = Vec::new();
+    let mut so_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for (pi, pass) in effect.passes.iter().enumerate() {
+        let Some(decl) = &pass.stream_output else { continue };
+        let Some(gstage) = &pass.geometry else { continue };
+        if decl.rasterized_stream.is_none() {
+            if let Some(p) = &pass.pixel {
+                push(
+                    &mut errors,
+                    effect.error(
+                        &p.span,
+                        format!(
+                            "pass `{}` rasterizes no stream (`rasterized_stream = \"none\"`), so its pixel shader \
+                             would never run: remove it, or rasterize a stream",
+                            pass.name
+                        ),
+                    ),
+                );
+                continue;
+            }
+        }
+        for (vi, values) in permutations.iter().enumerate() {
+            let c = &choice[pi][vi];
+            // The shader whose output signature the entries name.
+            let front = if gstage.implicit { c.vertex.as_ref() } else { c.geometry.as_ref() };
+            let Some(front) = front else { continue };
+            let at = rule_span(if gstage.implicit { &pass.vertex } else { &gstage.rules }, values);
+            let signature = read_shader(&front.with_role(ShaderRole::Stage)).map_err(|e| e.to_string()).and_then(|b| {
+                dxbc_wgsl::Shader::parse(&b, &dxbc_wgsl::ReadOptions { verify_checksum: front.verify_checksum })
+                    .map(|s| s.outputs.elements)
+                    .map_err(|e| e.to_string())
+            });
+            let signature = match signature {
+                Ok(s) => s,
+                Err(e) => {
+                    push(&mut errors, effect.error_of(DiagnosticKind::Input, &at, format!("{}: {e}", front.label())));
+                    continue;
+                }
+            };
+            match dxbc_wgsl::geometry::resolve_so_declaration(
+                &signature,
+                &decl.entries,
+                decl.strides.as_deref(),
+                decl.rasterized_stream,
+            ) {
+                Ok(d) => {
+                    let i = match stream_outputs.iter().position(|x| *x == d) {
+                        Some(i) => i,
+                        None => {
+                            stream_outputs.push(d);
+                            stream_outputs.len() - 1
+                        }
+                    };
+                    so_of.insert((pi, vi), i);
+                }
+                Err(e) => {
+                    // At the entry, or the stride, at fault.
+                    let stride = e.stride_slot.and_then(|slot| {
+                        let (all, each) = decl.strides_span.as_ref()?;
+                        Some(each.get(slot as usize).unwrap_or(all))
+                    });
+                    let span = e.entry.and_then(|i| decl.entry_spans.get(i)).or(stride).unwrap_or(&decl.span);
+                    push(
+                        &mut errors,
+                        effect.error(
+                            span,
+                            format!(
+                                "pass `{}`{}: {e}, against the output signature of {} {}",
+                                pass.name,
+                                if effect.axes.is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(" ({})", effect.describe(values))
+                                },
+                                if gstage.implicit { "vertex shader" } else { "geometry shader" },
+                                front.with_role(ShaderRole::Stage).label()
+                            ),
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Diagnostics::sorted(errors));
+    }
+
     // Constant-buffer layouts from the shaders' reflection, and declared layouts checked against it.
     let mut used: Vec<(ShaderRef, Stage)> = Vec::new();
     for (pi, per) in choice.iter().enumerate() {
@@ -808,6 +979,8 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         ShaderRole::PulledVertex(_) => (base, "_PULLED"),
                         ShaderRole::BehindGeometry => (base, "_BEHIND_GEOMETRY"),
                         ShaderRole::SelectedPixel { .. } => (base, "_SELECTED"),
+                        ShaderRole::StreamOutGeometry(_) => (base, "_STREAM_OUTPUT"),
+                        ShaderRole::PassThrough { .. } => (base, "_PASS_THROUGH"),
                     };
                     sources.push((Source::Input(r.clone()), r.label(), name, info_of(r).clone()));
                 }
@@ -875,9 +1048,11 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     let mut input_layouts: Vec<InputLayout> = Vec::new();
     let passes: Vec<Vec<Variant>> = choice
         .iter()
-        .map(|per| {
+        .enumerate()
+        .map(|(pi, per)| {
             per.iter()
-                .map(|c| {
+                .enumerate()
+                .map(|(vi, c)| {
                     let index = |r: &ShaderRef| remap[index_of[&Source::Input(r.clone())]];
                     let vertex =
                         c.pulled.as_ref().map(|(r, _)| r).or(c.vertex.as_ref()).expect("errors returned above");
@@ -894,6 +1069,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                             geometry: index(g),
                             draw_vertex: remap[index_of[&Source::Draw(g.clone(), c.pixel.clone())]],
                             input_layout,
+                            stream_output: so_of.get(&(pi, vi)).copied(),
                         }
                     });
                     Variant { vertex: index(vertex), pixel: c.pixel.as_ref().map(index), geometry }
@@ -1163,7 +1339,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     }
     inputs.sort();
     inputs.insert(0, effect.path.clone());
-    Ok(CompiledEffect { effect, permutations, shaders, passes, resources, inputs, input_layouts })
+    Ok(CompiledEffect { effect, permutations, shaders, passes, resources, inputs, input_layouts, stream_outputs })
 }
 
 /// Fills the layouts the effect file leaves to the reflection, and compares declared layouts with

@@ -132,6 +132,9 @@ pub struct GeometryVariant {
     /// The geometry shader writes per-primitive values (docs/per-primitive.md): the draw's
     /// pipeline layout has the selection uniform as group 3.
     pub select: bool,
+    /// The pass's stream output: its resolved declaration (index into
+    /// [`CompiledEffect::stream_outputs`]).
+    pub stream_output: Option<usize>,
 }
 
 /// What is fixed about one pass with a geometry shader, as the runtime's `StageDesc` takes it:
@@ -156,6 +159,9 @@ pub struct StageDesc {
     pub vertex_slots: Vec<u32>,
     /// Byte stride per slot in [`StageDesc::vertex_slots`] (the same order).
     pub vertex_strides: Vec<u32>,
+    /// How a geometry module translated with stream output lays out its streams
+    /// ([`dxbc_wgsl::geometry::GeometryInfo::streams`]; `None`: the plain translation).
+    pub streams: Option<dxbc_wgsl::geometry::StreamInfo>,
 }
 
 /// One render pass of one permutation.
@@ -250,6 +256,7 @@ impl PipelinePlan {
                         output: info.output_topology,
                         vertex_slots,
                         vertex_strides,
+                        streams: info.streams,
                     };
                     let stage = intern_one(&mut plan.stage_descs, desc);
                     per_pass.push(VariantPlan::Geometry(GeometryVariant {
@@ -262,6 +269,7 @@ impl PipelinePlan {
                         instance_layout,
                         stage,
                         select: v.pixel.is_some() && c.shaders[g.geometry].info.per_primitive.selects(),
+                        stream_output: g.stream_output,
                     }));
                     continue;
                 }

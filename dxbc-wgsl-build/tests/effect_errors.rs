@@ -948,3 +948,64 @@ fn a_geometry_pass_compiles_into_its_four_shaders() {
     assert!(plain.geometry.is_none());
     assert_eq!(label(plain.vertex), "Tiny_VS.dxbc");
 }
+
+// ---- Stream-output declarations (`[passes.NAME.stream_output]`, D3D11.3 §14.4) ----
+
+/// A pass streaming out without a geometry shader, with the declaration `decl`.
+fn so_pass(decl: &str) -> String {
+    format!("{HEAD}\n[passes.main]\nvertex = \"Tiny_VS.dxbc\"\ntopology = \"point_list\"\n\n[passes.main.stream_output]\n{decl}")
+}
+
+#[test]
+fn stream_output_unknown_key() {
+    let text = so_pass("entries = [{ semantic = \"POSITION\", component_count = 4 }]\nstride = [16]\n");
+    expect_at(&text, "stride", 0, "unknown key `stride` in [passes.main.stream_output]");
+}
+
+#[test]
+fn stream_output_without_entries() {
+    expect_at(&so_pass("strides = [16]\n"), "stream_output", 0, "needs `entries`");
+    expect_at(&so_pass("entries = []\n"), "[]", 0, "`entries` is empty");
+}
+
+#[test]
+fn stream_output_entry_with_a_gap_and_a_semantic() {
+    let text = so_pass("entries = [{ semantic = \"POSITION\", gap = 2 }]\n");
+    expect_at(&text, "semantic", 0, "has both `semantic` and `gap`");
+}
+
+#[test]
+fn stream_output_entry_without_component_count() {
+    let text = so_pass("entries = [{ semantic = \"POSITION\", slot = 1 }]\n");
+    expect_at(&text, "{ semantic", 0, "entry 0 of [passes.main.stream_output] needs `component_count`");
+}
+
+#[test]
+fn stream_output_components_past_the_register() {
+    let text = so_pass("entries = [{ semantic = \"POSITION\", start_component = 2, component_count = 3 }]\n");
+    expect_at(&text, "{ semantic", 0, "components 2..5 are not within one register's 4");
+}
+
+#[test]
+fn stream_output_stream_and_slot_ranges() {
+    let text = so_pass("entries = [{ semantic = \"POSITION\", component_count = 4, stream = 4 }]\n");
+    expect_at(&text, "4 }", 0, "`stream` is 4");
+    let text = so_pass("entries = [{ semantic = \"POSITION\", component_count = 4, slot = 7 }]\n");
+    expect_at(&text, "7 }", 0, "`slot` is 7");
+    let text = so_pass("entries = [{ semantic = \"POSITION\", component_count = 4 }]\nrasterized_stream = 4\n");
+    expect_at(&text, "4\n", 0, "`rasterized_stream` is 4");
+    let text = so_pass("entries = [{ semantic = \"POSITION\", component_count = 4 }]\nrasterized_stream = \"all\"\n");
+    expect_at(&text, "\"all\"", 0, "`rasterized_stream` must be a stream 0-3, or \"none\"");
+}
+
+#[test]
+fn stream_output_gap_with_components() {
+    let text = so_pass("entries = [{ gap = 2, component_count = 2 }]\n");
+    expect_at(&text, "component_count", 0, "is a gap: `component_count` does not apply");
+}
+
+#[test]
+fn stream_output_on_a_compute_pass() {
+    let text = format!("{HEAD}\n[passes.main]\ncompute = \"Tiny_CS.dxbc\"\nstream_output = {{ entries = [] }}\n");
+    expect_at(&text, "stream_output", 0, "is a compute pass: `stream_output` applies to render passes");
+}

@@ -567,9 +567,18 @@ fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu:
         match &pass.geometry {
             None => println!("  {} pass {}:", if pass.is_compute() { "compute" } else { "render" }, pass.name),
             Some(g) => println!(
-                "  geometry pass {} (draws {}; compute work in front of the draw):",
+                "  geometry pass {} (draws {}; compute work in front of the draw{}{}):",
                 pass.name,
-                dxbc_wgsl_build::effect::states::draw_topology_name(g.topology)
+                dxbc_wgsl_build::effect::states::draw_topology_name(g.topology),
+                if g.implicit { "; no geometry shader: the vertex shader's pass-through" } else { "" },
+                match &pass.stream_output {
+                    None => String::new(),
+                    Some(d) => format!(
+                        "; stream output of {} entries, rasterized stream {}",
+                        d.entries.len(),
+                        d.rasterized_stream.map_or("none".to_string(), |r| r.to_string())
+                    ),
+                }
             ),
         }
         for (values, v) in compiled.permutations.iter().zip(&compiled.passes[pi]) {
@@ -584,6 +593,11 @@ fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu:
                         if info.instances > 1 { format!(", {} instances", info.instances) } else { String::new() }
                     ));
                 }
+            }
+            if let Some(d) = v.geometry.and_then(|g| g.stream_output).map(|i| &compiled.stream_outputs[i]) {
+                let slots: Vec<String> =
+                    (0..4).filter(|&s| d.strides[s] != 0).map(|s| format!("slot {s}: {} B", d.strides[s])).collect();
+                shaders.push_str(&format!(" (stream-output strides {})", slots.join(", ")));
             }
             match v.pixel {
                 Some(p) => shaders.push_str(&format!(" + {}", label(p))),

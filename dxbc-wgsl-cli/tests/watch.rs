@@ -425,6 +425,51 @@ fn a_geometry_pass_is_revalidated_when_its_geometry_shader_changes() {
     assert!(reason.contains("is a pixel shader, but pass `main` uses it as its geometry shader"), "{reason}");
 }
 
+/// Passes with stream output (`tests/effects/stream_output.effect.toml`) are watched like any
+/// other: validated once per pass; an edit that breaks a declaration fails the effect at the
+/// entry's line and keeps the last good output; the fix qualifies it again.
+#[test]
+fn a_stream_output_declaration_is_rechecked_when_the_effect_file_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let shaders = dir.path().join("so");
+    std::fs::create_dir_all(&shaders).unwrap();
+    for f in ["So_VS.dxbc", "So_PS.dxbc", "So_Strip_GS.dxbc", "So_Points_GS.dxbc"] {
+        std::fs::copy(repo().join("tests/fixtures/stream_output").join(f), shaders.join(f)).unwrap();
+    }
+    let text = std::fs::read_to_string(repo().join("tests/effects/stream_output.effect.toml")).unwrap();
+    let text = text.replace("shader_dir = \"../fixtures/stream_output\"", "shader_dir = \"so\"");
+    let effect = dir.path().join("stream_output.effect.toml");
+    std::fs::write(&effect, &text).unwrap();
+    let out = dir.path().join("out");
+    let options = Options { paths: vec![effect.clone()], out: Some(out.clone()), debounce: Duration::from_millis(15) };
+    let mut w = Watcher::new(options, Recorder::default()).unwrap();
+    let initial = w.scan();
+    assert_eq!((initial[0].status, initial[0].validated), (Status::Qualified, 3), "{}", initial[0]);
+    let (_, labels) = w.validator().effects.last().unwrap().clone();
+    for l in ["So_Points_GS.dxbc (stream output)", "So_VS.dxbc (pass-through geometry)"] {
+        assert!(labels.iter().any(|x| x == l), "{l} missing from {labels:?}");
+    }
+    let good = std::fs::read_to_string(out.join("stream_output.rs")).unwrap();
+    assert!(good.contains("pub struct CaptureStage") && good.contains("pub mod stream_output"));
+
+    // An entry naming an element the geometry shader does not write.
+    let broken = text.replacen("{ stream = 2, semantic = \"DATA\"", "{ stream = 2, semantic = \"NORMAL\"", 1);
+    std::fs::write(&effect, &broken).unwrap();
+    let r = w.changed(std::slice::from_ref(&effect));
+    assert_eq!(r[0].status, Status::Failed, "{}", r[0]);
+    let reason = r[0].reason.as_deref().unwrap();
+    let line = broken.lines().position(|l| l.contains("\"NORMAL\"")).unwrap() + 1;
+    assert!(reason.contains(&format!("stream_output.effect.toml:{line}:")), "{reason}");
+    assert!(reason.contains("no output element NORMAL0 on stream 2"), "{reason}");
+    assert_eq!(std::fs::read_to_string(out.join("stream_output.rs")).unwrap(), good, "the last good output stays");
+
+    // Fixed again.
+    std::fs::write(&effect, &text).unwrap();
+    let r = w.changed(std::slice::from_ref(&effect));
+    assert_eq!(r[0].status, Status::Qualified, "{}", r[0]);
+    assert_eq!(std::fs::read_to_string(out.join("stream_output.rs")).unwrap(), good);
+}
+
 #[test]
 fn the_command_line_prints_one_line_per_change_and_stops_on_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();

@@ -21,32 +21,17 @@ pub fn so_layout(info: &dxbc_wgsl::geometry::GeometryInfo) -> Option<SoLayout> {
 /// (`dxbc_wgsl::geometry::resolve_so_declaration`): gaps of more than 4 components become
 /// consecutive gaps of at most 4 (the same bytes skipped).
 pub fn so_desc(d: &dxbc_wgsl::geometry::SoDeclaration) -> SoDesc {
-    let mut entries = Vec::new();
-    for e in &d.entries {
-        match e.register {
-            Some(r) => entries.push(SoEntry {
-                stream: e.stream,
-                register: Some(r),
-                start_component: e.start_component,
-                component_count: e.component_count,
-                slot: e.slot,
-            }),
-            None => {
-                let mut left = e.component_count;
-                while left > 0 {
-                    let n = left.min(4);
-                    entries.push(SoEntry {
-                        stream: e.stream,
-                        register: None,
-                        start_component: 0,
-                        component_count: n,
-                        slot: e.slot,
-                    });
-                    left -= n;
-                }
-            }
-        }
-    }
+    let entries = d
+        .runtime_entries()
+        .into_iter()
+        .map(|e| SoEntry {
+            stream: e.stream,
+            register: e.register,
+            start_component: e.start_component,
+            component_count: e.component_count,
+            slot: e.slot,
+        })
+        .collect();
     SoDesc { entries, strides: d.strides, rasterized_stream: d.rasterized }
 }
 

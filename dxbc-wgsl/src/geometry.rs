@@ -53,7 +53,7 @@ pub const ASSEMBLY_TABLE: u32 = 5;
 mod streams;
 pub use streams::{
     pass_through_geometry, resolve_so_declaration, GeometryStreams, SoDeclaration, SoDeclarationEntry,
-    SoDeclarationError, SoResolvedEntry, StreamInfo,
+    SoDeclarationError, SoResolvedEntry, StreamInfo, SO_MAX_ENTRIES,
 };
 
 /// The primitive-restart index of the output strips.

@@ -440,6 +440,33 @@ fn geometry_passes_pass_gpu_validation() {
     }
 }
 
+/// Passes with stream output are validated through both runtimes: the device accepts the
+/// primitive stage kept for every stream and the stream-output kernels of each declaration of
+/// `tests/effects/stream_output.effect.toml` (a geometry shader's strips, one's points on four
+/// streams, a vertex shader's pass-through), and a declaration reading a register the
+/// geometry module does not keep is reported, naming the pass.
+#[test]
+fn stream_output_passes_pass_gpu_validation() {
+    let Some(gpu) = validator("stream_output_passes_pass_gpu_validation") else { return };
+    let compiled = compile(&root().join("tests/effects/stream_output.effect.toml"));
+    let pipelines = effect_pipelines(&compiled);
+    let streamed = pipelines.iter().filter_map(|p| p.desc.as_geometry()).filter(|g| g.stream_output.is_some()).count();
+    assert_eq!(streamed, 3, "every pass of the effect streams out");
+    let issues: Vec<String> = gpu.validate_effect(&compiled).iter().map(ToString::to_string).collect();
+    assert!(issues.is_empty(), "GPU errors:\n{}", issues.join("\n"));
+
+    // Pass `points`' declaration reading o9, which its geometry module's 2 output registers lack.
+    let mut broken = compiled.clone();
+    let points = broken.effect.passes.iter().position(|p| p.name == "points").unwrap();
+    let so = broken.passes[points][0].geometry.and_then(|g| g.stream_output).unwrap();
+    broken.stream_outputs[so].entries[0].register = Some(9);
+    let issues = gpu.validate_effect(&broken);
+    let text: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    assert_eq!(issues.len(), 1, "{}", text.join("\n"));
+    assert_eq!(issues[0].pass, "points", "{}", text[0]);
+    assert!(text[0].contains("stream output") && text[0].contains("o9"), "{}", text[0]);
+}
+
 /// The compute passes of effects are validated like their render passes: every pipeline of an
 /// effect of compute passes and of an effect with both kinds is accepted, and a compute pipeline
 /// whose layout lacks a binding its shader uses is reported, naming the compute pass.

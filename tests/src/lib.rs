@@ -13,6 +13,7 @@ pub mod mesh_raster;
 pub mod point_sprite_model;
 pub mod raster;
 pub mod skinned_effect_model;
+pub mod so_fixture;
 pub mod so_model;
 pub mod texels;
 

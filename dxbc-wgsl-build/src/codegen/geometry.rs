@@ -20,6 +20,10 @@ use dxbc_wgsl::ResourceKind as BindingKind;
 /// The runtime the generated module embeds as `mod primitive_stage` (std and wgpu only).
 pub const RUNTIME: &str = include_str!("primitive_stage_runtime.rs");
 
+/// The stream-output runtime the generated module embeds as `mod stream_output` when a pass
+/// declares stream output (std and wgpu only).
+pub const STREAM_OUTPUT_RUNTIME: &str = include_str!("stream_output_runtime.rs");
+
 pub use crate::compile::ASSEMBLY_CONST;
 
 impl Gen<'_> {
@@ -41,8 +45,68 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether a pass with a geometry stage streams out: the module embeds
+    /// `stream_output_runtime.rs` as `mod stream_output`.
+    pub(super) fn streams_out(&self) -> bool {
+        self.plan.variants.iter().flatten().any(|v| matches!(v, VariantPlan::Geometry(g) if g.stream_output.is_some()))
+    }
+
+    /// `mod stream_output`, verbatim, and the error of a stream-output pass's constructors.
+    fn stream_output_runtime(&mut self) {
+        let w = &mut self.w;
+        w.blank();
+        w.doc("Stream output (dxbc-wgsl's `stream_output_runtime.rs`, std and wgpu only): D3D's stream-output");
+        w.doc("stage as compute work over the primitive stage's output (docs/stream-output.md). The stage types");
+        w.doc("of the passes that declare stream output drive it; its types (`SoTarget`, `SoStart`, `SoState`,");
+        w.doc("`StreamOutputError`, ...) are part of their API.");
+        w.open("pub mod stream_output {");
+        for line in STREAM_OUTPUT_RUNTIME.lines() {
+            if line.is_empty() {
+                w.blank();
+            } else {
+                w.line(line);
+            }
+        }
+        w.close("}");
+        w.blank();
+        w.doc("Why the stage of a pass with stream output cannot be created.");
+        w.line("#[derive(Debug, Clone, PartialEq, Eq)]");
+        w.open("pub enum StreamOutputPassError {");
+        w.doc("The primitive stage's.");
+        w.line("PrimitiveStage(primitive_stage::PrimitiveStageError),");
+        w.doc("The stream-output stage's.");
+        w.line("StreamOutput(stream_output::StreamOutputError),");
+        w.close("}");
+        w.blank();
+        w.open("impl std::fmt::Display for StreamOutputPassError {");
+        w.open("fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {");
+        w.open("match self {");
+        w.line("StreamOutputPassError::PrimitiveStage(e) => write!(f, \"{NAME}: {e}\"),");
+        w.line("StreamOutputPassError::StreamOutput(e) => write!(f, \"{NAME}: {e}\"),");
+        w.close("}");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.line("impl std::error::Error for StreamOutputPassError {}");
+        w.blank();
+        w.open("impl From<primitive_stage::PrimitiveStageError> for StreamOutputPassError {");
+        w.open("fn from(e: primitive_stage::PrimitiveStageError) -> Self {");
+        w.line("StreamOutputPassError::PrimitiveStage(e)");
+        w.close("}");
+        w.close("}");
+        w.blank();
+        w.open("impl From<stream_output::StreamOutputError> for StreamOutputPassError {");
+        w.open("fn from(e: stream_output::StreamOutputError) -> Self {");
+        w.line("StreamOutputPassError::StreamOutput(e)");
+        w.close("}");
+        w.close("}");
+    }
+
     /// `mod primitive_stage`: the runtime, verbatim, and the stage ids.
     fn geometry_runtime(&mut self) {
+        if self.streams_out() {
+            self.stream_output_runtime();
+        }
         let w = &mut self.w;
         w.blank();
         w.doc("The primitive stage's runtime (dxbc-wgsl's `primitive_stage_runtime.rs`, std and wgpu only):");
@@ -132,6 +196,7 @@ impl Gen<'_> {
     /// and the private function that finds a variant.
     fn geometry_variants(&mut self) {
         let selects = self.selects();
+        let streams_out = self.streams_out();
         let k = &self.geometry;
         let rows: Vec<String> = k
             .passes
@@ -139,7 +204,7 @@ impl Gen<'_> {
             .flat_map(|&p| &self.plan.variants[p])
             .filter_map(|v| match v {
                 VariantPlan::Geometry(v) => Some(format!(
-                    "GeometryVariantInfo {{ vertex: {}, geometry: {}, draw_vertex: {}, pixel: {}, groups: [{}, {}, {}], stage: {}{} }},",
+                    "GeometryVariantInfo {{ vertex: {}, geometry: {}, draw_vertex: {}, pixel: {}, groups: [{}, {}, {}], stage: {}{}{} }},",
                     v.vertex,
                     v.geometry,
                     v.draw_vertex,
@@ -148,7 +213,8 @@ impl Gen<'_> {
                     v.groups[1],
                     v.groups[2],
                     v.stage,
-                    if selects { format!(", select: {}", v.select) } else { String::new() }
+                    if selects { format!(", select: {}", v.select) } else { String::new() },
+                    if streams_out { format!(", stream_output: {}", opt(v.stream_output)) } else { String::new() }
                 )),
                 _ => None,
             })
@@ -169,6 +235,9 @@ impl Gen<'_> {
         w.line("stage: usize,");
         if selects {
             w.line("select: bool,");
+        }
+        if streams_out {
+            w.line("stream_output: Option<usize>,");
         }
         w.close("}");
         w.blank();
@@ -198,6 +267,58 @@ impl Gen<'_> {
             stage_desc(w, s);
         }
         w.close("];");
+        if !streams_out {
+            return;
+        }
+        w.blank();
+        w.line("/// Per primitive stage, how its geometry module lays out the streams it keeps (`None`: the plain");
+        w.line("/// translation): the runtime's chunk layout and the stream-output kernels' view of it.");
+        w.open(&format!(
+            "const GEOMETRY_STREAMS: [Option<(primitive_stage::StreamStage, stream_output::SoLayout)>; {}] = [",
+            stages.len()
+        ));
+        for s in stages {
+            match &s.streams {
+                None => w.line("None,"),
+                Some(i) => w.line(&format!(
+                    "Some((primitive_stage::StreamStage {{ slots: {}, regions: {}, index_stride: {}, drawn: {} }}, stream_output::SoLayout {{ registers: {}, index_stride: {}, prim_vertices: {}, regions: [{}] }})),",
+                    i.slots,
+                    i.regions,
+                    i.index_stride,
+                    i.drawn,
+                    s.output_registers.max(1),
+                    i.index_stride,
+                    i.prim_vertices,
+                    i.so_regions.iter().map(|r| opt(*r)).collect::<Vec<_>>().join(", ")
+                )),
+            }
+        }
+        w.close("];");
+        w.blank();
+        w.line("/// The resolved stream-output declarations (D3D11.3 §14.4), by index.");
+        w.open("fn stream_output_desc(i: usize) -> stream_output::SoDesc {");
+        w.open("match i {");
+        for (i, d) in self.c.stream_outputs.iter().enumerate() {
+            w.open(&format!("{i} => stream_output::SoDesc {{"));
+            w.open("entries: vec![");
+            for e in d.runtime_entries() {
+                w.line(&format!(
+                    "stream_output::SoEntry {{ stream: {}, register: {}, start_component: {}, component_count: {}, slot: {} }},",
+                    e.stream,
+                    opt(e.register),
+                    e.start_component,
+                    e.component_count,
+                    e.slot
+                ));
+            }
+            w.close("],");
+            w.line(&format!("strides: {:?},", d.strides));
+            w.line(&format!("rasterized_stream: {},", opt(d.rasterized)));
+            w.close("},");
+        }
+        w.line("_ => unreachable!(\"no such stream-output declaration\"),");
+        w.close("}");
+        w.close("}");
     }
 
     /// One `#[repr(C)]` struct per per-instance layout (`[instance_data]`, vertex buffer slot 1).
@@ -476,6 +597,10 @@ impl Gen<'_> {
         let pass_enum = self.geometry.pass_enum.map(|e| format!("{e}::{}", pascal_case(&pass.name)));
         let pass_arg = pass_enum.as_ref().map(|p| format!(", {p}")).unwrap_or_default();
         let states = &pass.states;
+        // A pass with stream output: the declaration resolved for its first permutation (the
+        // strides and the rasterized stream do not depend on the shaders' registers).
+        let so = variants.first().and_then(|v| v.stream_output).map(|i| &c.stream_outputs[i]);
+        let new_error = if so.is_some() { "StreamOutputPassError" } else { "primitive_stage::PrimitiveStageError" };
         // What the pass's permutations need beyond WebGPU's defaults.
         let need = self.needs(&variants);
         let features = self.features(pass, &variants);
@@ -550,13 +675,36 @@ impl Gen<'_> {
             "Vertex input: {slot0}{slot1}. The vertex shader reads them as storage buffers: create them with"
         ));
         w.doc("`wgpu::BufferUsages::STORAGE` (an index buffer too).");
+        if let Some(d) = so {
+            w.doc("");
+            w.doc(&format!(
+                "Stream output (`[passes.{}.stream_output]`, D3D11.3 §14): {}; rasterized stream {}. [`Self::prepare`]",
+                pass.name,
+                (0..4)
+                    .filter(|&s| d.strides[s] != 0)
+                    .map(|s| format!("slot {s} of {} bytes per vertex", d.strides[s]))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                d.rasterized.map_or("none (nothing is drawn)".to_string(), |r| r.to_string())
+            ));
+            w.doc("takes the stream-output targets (`SOSetTargets`: per slot a buffer with");
+            w.doc("`wgpu::BufferUsages::STORAGE` and where writing starts); the filled sizes, statistics and");
+            w.doc("DrawAuto arguments stay on the GPU in [`Self::stream_output`]'s state buffer.");
+        }
         w.doc("");
         w.doc("```ignore");
         w.doc(&format!("let stage = {stage}::new(&device, permutation, &[format], None)?;"));
         w.doc("let groups = stage.bind_groups(&device, &resources)?;");
         w.doc(&format!("let draw = {stage}::draw_call(vertex_count, 1);"));
         w.doc("// Before the render pass: the compute work, into the encoder.");
-        w.doc("let prepared = stage.prepare(&device, &mut encoder, &draw, &[Some((&vertices, 0))], None, &groups)?;");
+        if so.is_some() {
+            w.doc("let targets = [Some(stream_output::SoTarget { buffer: &so_buffer, start: stream_output::SoStart::Offset(0) }), None, None, None];");
+            w.doc("let prepared = stage.prepare(&device, &mut encoder, &draw, &[Some((&vertices, 0))], None, &groups, targets)?;");
+        } else {
+            w.doc(
+                "let prepared = stage.prepare(&device, &mut encoder, &draw, &[Some((&vertices, 0))], None, &groups)?;",
+            );
+        }
         w.doc("{");
         w.doc("    let mut pass = encoder.begin_render_pass(&desc);");
         w.doc("    stage.draw(&mut pass, &prepared, &groups);");
@@ -571,6 +719,9 @@ impl Gen<'_> {
         w.line("id: u64,");
         w.line("layouts: GeometryLayouts,");
         w.line("stage: primitive_stage::PrimitiveStage,");
+        if so.is_some() {
+            w.line("stream_output: stream_output::StreamOutput,");
+        }
         w.close("}");
         w.blank();
         w.doc(&format!(
@@ -604,6 +755,12 @@ impl Gen<'_> {
         ));
         w.doc("number. A draw may use any topology of the same primitive, as in D3D.");
         w.line(&format!("pub const TOPOLOGY: u32 = {};", g.topology.number()));
+        if let Some(d) = so {
+            w.doc("Bytes per vertex of each stream-output slot (0: a slot the declaration does not write).");
+            w.line(&format!("pub const STREAM_OUTPUT_STRIDES: [u32; 4] = {:?};", d.strides));
+            w.doc("The stream drawn (`RasterizedStream`); `None`: nothing is drawn.");
+            w.line(&format!("pub const RASTERIZED_STREAM: Option<u32> = {};", opt(d.rasterized)));
+        }
         w.blank();
         w.doc("Creates the primitive stage of `permutation` with the states the effect file declares for the");
         w.doc("pass: one color target per format ([`Self::color_target_states`]), [`Self::depth_stencil_state`]");
@@ -616,7 +773,7 @@ impl Gen<'_> {
         w.doc("# Panics");
         w.doc("");
         w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
-        w.open("pub fn new(device: &wgpu::Device, permutation: Permutation, color_formats: &[wgpu::TextureFormat], depth_format: Option<wgpu::TextureFormat>) -> Result<Self, primitive_stage::PrimitiveStageError> {");
+        w.open(&format!("pub fn new(device: &wgpu::Device, permutation: Permutation, color_formats: &[wgpu::TextureFormat], depth_format: Option<wgpu::TextureFormat>) -> Result<Self, {new_error}> {{"));
         w.line("let targets = Self::color_target_states(color_formats);");
         w.open("let options = GeometryPipelineOptions {");
         w.line("label: None,");
@@ -638,20 +795,30 @@ impl Gen<'_> {
         w.doc("# Panics");
         w.doc("");
         w.doc("If `permutation` is a combination the effect file excludes (not in [`Permutation::ALL`]).");
-        w.open("pub fn new_with(device: &wgpu::Device, permutation: Permutation, options: &GeometryPipelineOptions<'_>) -> Result<Self, primitive_stage::PrimitiveStageError> {");
+        w.open(&format!("pub fn new_with(device: &wgpu::Device, permutation: Permutation, options: &GeometryPipelineOptions<'_>) -> Result<Self, {new_error}> {{"));
         w.line(&format!("let (variant, v) = geometry_variant(permutation{pass_arg});"));
         w.line(&format!("let layouts = GeometryLayouts::new(device{pass_arg}, permutation);"));
         w.line("let (vs, gs, draw, ps) = (SHADERS[v.vertex], SHADERS[v.geometry], SHADERS[v.draw_vertex], v.pixel.map(|p| SHADERS[p]));");
         w.line("let (vs_module, gs_module, draw_module) = (vs.create_module(device), gs.create_module(device), draw.create_module(device));");
         w.line("let ps_module = ps.map(|p| p.create_module(device));");
         w.line("let entry = |module, shader: StageShader| primitive_stage::ShaderEntry { module, entry_point: shader.entry_point };");
+        if so.is_some() {
+            w.line("// The geometry module keeps the streams the declaration writes (docs/stream-output.md).");
+            w.line("let (streams, so_layout) = GEOMETRY_STREAMS[v.stage].clone().expect(\"a stream-output pass's geometry module keeps its streams\");");
+        }
         if c_selects {
             w.line("// The pixel shader reads the per-primitive selection uniform (group 3): draw per layer and");
             w.line("// viewport with [`select::Selection`] (docs/per-primitive.md).");
             w.open("let select_layout = v.select.then(|| {");
             w.line("device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &select::Selection::layout_descriptor_entries() })");
             w.close("});");
-            w.open("let stage = primitive_stage::PrimitiveStage::new_selected(device, &primitive_stage::PrimitiveStageDescriptor {");
+            if so.is_some() {
+                w.open("let stage = primitive_stage::PrimitiveStage::with_streams_selected(device, &primitive_stage::PrimitiveStageDescriptor {");
+            } else {
+                w.open("let stage = primitive_stage::PrimitiveStage::new_selected(device, &primitive_stage::PrimitiveStageDescriptor {");
+            }
+        } else if so.is_some() {
+            w.open("let stage = primitive_stage::PrimitiveStage::with_streams(device, &primitive_stage::PrimitiveStageDescriptor {");
         } else {
             w.open(
                 "let stage = primitive_stage::PrimitiveStage::new(device, &primitive_stage::PrimitiveStageDescriptor {",
@@ -677,13 +844,22 @@ impl Gen<'_> {
         w.line("depth_stencil: options.depth_stencil.clone(),");
         w.line("multisample: options.multisample,");
         w.line("max_binding_bytes: options.max_binding_bytes,");
-        if c_selects {
-            w.close("}, select_layout.as_ref())?;");
-        } else {
-            w.close("})?;");
+        match (c_selects, so.is_some()) {
+            (true, true) => w.close("}, Some(streams), select_layout.as_ref())?;"),
+            (true, false) => w.close("}, select_layout.as_ref())?;"),
+            (false, true) => w.close("}, Some(streams))?;"),
+            (false, false) => w.close("})?;"),
         }
         w.line("let id = NEXT_STAGE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);");
-        w.line(&format!("Ok({stage} {{ permutation, variant, id, layouts, stage }})"));
+        if so.is_some() {
+            w.line("let so = v.stream_output.expect(\"a stream-output pass has a declaration\");");
+            w.line(
+                "let stream_output = stream_output::StreamOutput::new(device, &stream_output_desc(so), &so_layout)?;",
+            );
+            w.line(&format!("Ok({stage} {{ permutation, variant, id, layouts, stage, stream_output }})"));
+        } else {
+            w.line(&format!("Ok({stage} {{ permutation, variant, id, layouts, stage }})"));
+        }
         w.close("}");
         w.blank();
         w.doc("The permutation it was made for.");
@@ -700,6 +876,17 @@ impl Gen<'_> {
         w.open("pub fn primitive_stage(&self) -> &primitive_stage::PrimitiveStage {");
         w.line("&self.stage");
         w.close("}");
+        if so.is_some() {
+            w.blank();
+            w.doc("The pass's stream-output stage: its state buffer (`state()`: per slot the filled size, per");
+            w.doc("stream the statistics D3D's SO queries report, decoded by `stream_output::SoState::from_bytes`),");
+            w.doc("`draw_auto` (D3D's DrawAuto from a slot's filled size, without a read-back) and");
+            w.doc("`reset_statistics` (a new `Begin` of the queries). The filled sizes belong to this stage object:");
+            w.doc("`SoStart::Append` continues after what its last draws wrote.");
+            w.open("pub fn stream_output(&self) -> &stream_output::StreamOutput {");
+            w.line("&self.stream_output");
+            w.close("}");
+        }
         w.blank();
         w.doc("The bind groups of its layouts from `resources`.");
         w.doc("");
@@ -731,15 +918,39 @@ impl Gen<'_> {
         w.doc("The runtime's: a draw topology that does not feed the geometry shader, a draw too large for the");
         w.doc("device's bindings, offsets WebGPU cannot bind, a vertex or index buffer without");
         w.doc("`wgpu::BufferUsages::STORAGE`.");
+        if so.is_some() {
+            w.doc("");
+            w.doc("Then the stream output of the draw (D3D11.3 §14): `targets[slot]` is the buffer bound to each");
+            w.doc("output slot (`SOSetTargets`; `None`: unbound, as if full) and where writing starts");
+            w.doc("(`SoStart::Offset(bytes)`, or `SoStart::Append` after the slot's filled size). Primitives are");
+            w.doc("written in D3D's order until one bound buffer of their stream cannot hold the next one whole.");
+            w.doc("");
+            w.doc("Stream-output errors (`StreamOutputPassError::StreamOutput`): a misaligned offset, a target");
+            w.doc("larger than one storage binding; the targets need `wgpu::BufferUsages::STORAGE`.");
+        }
         w.doc("");
         w.doc("# Panics");
         w.doc("");
         w.doc("If `groups` were made for another pass or permutation.");
-        w.open(&format!("pub fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, draw: &primitive_stage::DrawCall, vertex_buffers: &[Option<(&wgpu::Buffer, u64)>], index_buffer: Option<&wgpu::Buffer>, groups: &GeometryBindGroups) -> Result<{prepared}, primitive_stage::PrimitiveStageError> {{"));
+        if so.is_some() {
+            w.line(
+                "#[allow(clippy::too_many_arguments)] // D3D's draw state: the draw, its buffers, groups, SO targets",
+            );
+            w.open(&format!("pub fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, draw: &primitive_stage::DrawCall, vertex_buffers: &[Option<(&wgpu::Buffer, u64)>], index_buffer: Option<&wgpu::Buffer>, groups: &GeometryBindGroups, targets: [Option<stream_output::SoTarget<'_>>; 4]) -> Result<{prepared}, StreamOutputPassError> {{"));
+        } else {
+            w.open(&format!("pub fn prepare(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, draw: &primitive_stage::DrawCall, vertex_buffers: &[Option<(&wgpu::Buffer, u64)>], index_buffer: Option<&wgpu::Buffer>, groups: &GeometryBindGroups) -> Result<{prepared}, primitive_stage::PrimitiveStageError> {{"));
+        }
         w.line(&format!(
             "assert!(groups.variant == self.variant, \"{{NAME}}: bind groups of another pass or permutation given to {stage}\");"
         ));
         w.line("let prepared = self.stage.prepare(device, encoder, draw, vertex_buffers, index_buffer, Some(&groups.vertex), Some(&groups.geometry))?;");
+        if so.is_some() {
+            w.open("let chunks: Vec<stream_output::SoChunk<'_>> = prepared.chunks().iter().filter_map(|c| {");
+            w.line("let invocations = u32::try_from(c.chunk.geometry_invocations(self.stage.desc())).ok()?;");
+            w.line("Some(stream_output::SoChunk { vertices: &c.vertices, indices: c.indices.as_ref()?, invocations })");
+            w.close("}).collect();");
+            w.line("self.stream_output.encode(device, encoder, &chunks, targets)?;");
+        }
         w.line(&format!("Ok({prepared} {{ prepared, stage: self.id }})"));
         w.close("}");
         w.blank();
@@ -839,6 +1050,12 @@ impl Gen<'_> {
             need.storage_buffers = need.storage_buffers.max(vertex).max(geometry).max(pixel);
             let uniforms = (1 + count(v.vertex, false)).max(1 + count(v.geometry, false));
             need.uniform_buffers = need.uniform_buffers.max(uniforms).max(v.pixel.map_or(0, |p| count(p, false)));
+            if v.stream_output.is_some() {
+                // The stream-output kernels: params and entries as uniforms; output vertices and
+                // lists, scratch, state and the four slots as storage buffers.
+                need.storage_buffers = need.storage_buffers.max(8);
+                need.uniform_buffers = need.uniform_buffers.max(2);
+            }
             need.vertex_attributes = need.vertex_attributes.max(d.output_registers);
             need.vertex_stride = need.vertex_stride.max(d.output_registers.max(1) * 16);
         }

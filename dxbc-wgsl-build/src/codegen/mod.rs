@@ -1952,7 +1952,7 @@ impl Gen<'_> {
     }
 }
 
-fn opt(v: Option<usize>) -> String {
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     match v {
         Some(v) => format!("Some({v})"),
         None => "None".into(),

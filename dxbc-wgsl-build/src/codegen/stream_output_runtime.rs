@@ -422,6 +422,52 @@ impl SoDesc {
     }
 }
 
+/// One stream's statistics: `D3D11_QUERY_SO_STATISTICS_STREAMn`'s
+/// `D3D11_QUERY_DATA_SO_STATISTICS` and `D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAMn`, since the
+/// last [`StreamOutput::reset_statistics`] (or [`StreamOutput::new`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SoStatistics {
+    /// `NumPrimitivesWritten`.
+    pub primitives_written: u64,
+    /// `PrimitivesStorageNeeded`.
+    pub primitives_storage_needed: u64,
+    /// Whether a primitive did not fit (the overflow predicate).
+    pub overflow: bool,
+}
+
+/// The state buffer ([`StreamOutput::state`]) decoded, once copied to a mappable buffer and
+/// read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SoState {
+    /// Per slot its filled size in bytes (D3D's `BufferFilledSize`, from the binding's start).
+    pub filled_size: [u32; 4],
+    /// Per stream.
+    pub statistics: [SoStatistics; 4],
+}
+
+impl SoState {
+    /// Decodes the state buffer's first [`SO_STATE_WORDS`] words (little-endian `u32`s, as
+    /// `bytes` read back); `None` when `bytes` is shorter.
+    pub fn from_bytes(bytes: &[u8]) -> Option<SoState> {
+        if bytes.len() < SO_STATE_WORDS * 4 {
+            return None;
+        }
+        let word = |i: usize| u32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+        let wide = |i: usize| u64::from(word(i)) | (u64::from(word(i + 1)) << 32);
+        let mut state = SoState::default();
+        for s in 0..4 {
+            state.filled_size[s] = word(SO_FILLED + s);
+            let base = SO_STATISTICS + 8 * s;
+            state.statistics[s] = SoStatistics {
+                primitives_written: wide(base),
+                primitives_storage_needed: wide(base + 2),
+                overflow: word(base + 4) != 0,
+            };
+        }
+        Some(state)
+    }
+}
+
 /// Where a slot's writing starts (`SOSetTargets`' offset).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SoStart {

@@ -363,6 +363,44 @@ pub struct Pass {
     /// In a pass with a geometry shader, `states.topology` is unused: the draw's topology is
     /// [`GeometryStage::topology`] and the rasterized one the geometry shader's output.
     pub states: states::PassStates,
+    /// The pass's stream-output declaration (`[passes.NAME.stream_output]`,
+    /// `CreateGeometryShaderWithStreamOutput`'s arguments, docs/stream-output.md). A pass that
+    /// declares one without a geometry shader has an implicit geometry stage
+    /// ([`GeometryStage::implicit`]): its vertex shader's pass-through module.
+    pub stream_output: Option<StreamOutputDecl>,
+}
+
+/// A pass's stream-output declaration as the effect file gives it (D3D11.3 §14.4), resolved
+/// against the output signature of the shader in front of the rasterizer when the effect is
+/// compiled ([`dxbc_wgsl::geometry::resolve_so_declaration`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamOutputDecl {
+    /// The entries in declaration order (`D3D11_SO_DECLARATION_ENTRY`).
+    pub entries: Vec<dxbc_wgsl::geometry::SoDeclarationEntry>,
+    /// Span of each entry's table.
+    pub entry_spans: Vec<Span>,
+    /// Bytes per vertex of each slot (`pBufferStrides`, slot order, at most 4); `None`: each used
+    /// slot's packed size (its entries' components × 4).
+    pub strides: Option<Vec<u32>>,
+    /// Span of the `strides` value and of each of its elements.
+    pub strides_span: Option<(Span, Vec<Span>)>,
+    /// The stream drawn (`RasterizedStream`, default 0); `None`: `D3D11_SO_NO_RASTERIZED_STREAM`.
+    pub rasterized_stream: Option<u32>,
+    /// Span of the `stream_output` key.
+    pub span: Span,
+}
+
+impl StreamOutputDecl {
+    /// The streams the entries write, as a bit mask.
+    pub fn streams(&self) -> u8 {
+        self.entries.iter().fold(0, |m, e| m | (1u8 << e.stream.min(7)))
+    }
+
+    /// How the geometry shader is translated for it
+    /// ([`dxbc_wgsl::TranslateOptions::geometry_streams`]).
+    pub fn geometry_streams(&self) -> dxbc_wgsl::geometry::GeometryStreams {
+        dxbc_wgsl::geometry::GeometryStreams { rasterized: self.rasterized_stream, stream_out: self.streams() }
+    }
 }
 
 /// The geometry stage of a pass (`geometry = "..."`) and the topology the pass draws with.
@@ -375,6 +413,10 @@ pub struct GeometryStage {
     pub topology: dxbc_wgsl::geometry::Topology,
     /// Span of the `topology` value, when the pass gives one.
     pub topology_span: Option<Span>,
+    /// No geometry shader: a pass with a stream-output declaration and no `geometry` key, whose
+    /// geometry stage is the vertex shader's pass-through module
+    /// ([`dxbc_wgsl::geometry::pass_through_geometry`]; `rules` are then the vertex shader's).
+    pub implicit: bool,
 }
 
 /// The three kinds of pass, each with its own generated API.
@@ -415,7 +457,9 @@ impl Pass {
 
     /// The stages' rules in pipeline order: vertex (or compute), geometry, pixel.
     pub fn stage_rules(&self) -> impl Iterator<Item = &StageRules> {
-        std::iter::once(&self.vertex).chain(self.geometry.as_ref().map(|g| &g.rules)).chain(self.pixel.as_ref())
+        std::iter::once(&self.vertex)
+            .chain(self.geometry.as_ref().filter(|g| !g.implicit).map(|g| &g.rules))
+            .chain(self.pixel.as_ref())
     }
 }
 
@@ -484,6 +528,30 @@ pub enum ShaderRole {
         /// Where the upstream stage writes each value.
         select: dxbc_wgsl::select::PrimitiveSelect,
     },
+    /// The geometry shader of a pass with a stream-output declaration, translated keeping the
+    /// streams it streams out and draws ([`dxbc_wgsl::TranslateOptions::geometry_streams`]).
+    StreamOutGeometry(dxbc_wgsl::geometry::GeometryStreams),
+    /// The implicit geometry stage of a pass that streams out without a geometry shader: the
+    /// vertex shader's pass-through module ([`dxbc_wgsl::geometry::pass_through_geometry`]),
+    /// made by the compiler from the vertex shader's translation (a [`Translator`] is never
+    /// asked for it).
+    ///
+    /// [`Translator`]: crate::compile::Translator
+    PassThrough {
+        /// The primitive the pass draws.
+        primitive: dxbc_wgsl::geometry::InputPrimitive,
+        /// The streams kept.
+        streams: dxbc_wgsl::geometry::GeometryStreams,
+    },
+}
+
+/// [`ShaderRole::key`]'s text of a stream selection.
+fn streams_key(s: &dxbc_wgsl::geometry::GeometryStreams) -> String {
+    format!(
+        "rasterized {}, streamed out {:#x}",
+        s.rasterized.map_or("none".to_string(), |r| r.to_string()),
+        s.stream_out
+    )
 }
 
 impl ShaderRole {
@@ -494,6 +562,8 @@ impl ShaderRole {
             ShaderRole::PulledVertex(_) => " (vertex pulling)",
             ShaderRole::BehindGeometry => " (behind geometry)",
             ShaderRole::SelectedPixel { .. } => " (per-primitive selection)",
+            ShaderRole::StreamOutGeometry(_) => " (stream output)",
+            ShaderRole::PassThrough { .. } => " (pass-through geometry)",
         }
     }
 
@@ -503,6 +573,10 @@ impl ShaderRole {
         match self {
             ShaderRole::Stage => String::new(),
             ShaderRole::BehindGeometry => "behind geometry".into(),
+            ShaderRole::StreamOutGeometry(s) => format!("stream output, {}", streams_key(s)),
+            ShaderRole::PassThrough { primitive, streams } => {
+                format!("pass-through geometry of {primitive:?}, {}", streams_key(streams))
+            }
             ShaderRole::SelectedPixel { behind_geometry, select } => {
                 let source = |s: Option<dxbc_wgsl::select::SelectSource>| {
                     s.map_or("none".to_string(), |s| format!("{}.{}", s.location, s.component))
@@ -552,6 +626,8 @@ impl Ord for ShaderRole {
             ShaderRole::PulledVertex(_) => 1,
             ShaderRole::BehindGeometry => 2,
             ShaderRole::SelectedPixel { .. } => 3,
+            ShaderRole::StreamOutGeometry(_) => 4,
+            ShaderRole::PassThrough { .. } => 5,
         };
         rank(self).cmp(&rank(other)).then_with(|| self.key().cmp(&other.key()))
     }

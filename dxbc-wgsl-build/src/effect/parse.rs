@@ -664,7 +664,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 &cx,
                 t,
                 &what,
-                &[&["vertex", "geometry", "pixel", "compute"][..], &render_states::PASS_KEYS].concat(),
+                &[&["vertex", "geometry", "pixel", "compute", "stream_output"][..], &render_states::PASS_KEYS].concat(),
             )?;
             if let Some((ck, cv)) = get(t, "compute") {
                 if let Some((other, _)) = entries(t).into_iter().find(|(key, _)| key.get_ref().as_ref() != "compute") {
@@ -685,6 +685,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     geometry: None,
                     pixel: None,
                     states: states::PassStates::default(),
+                    stream_output: None,
                 });
                 continue;
             }
@@ -695,9 +696,19 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 ));
             };
             let vertex = parse_stage(&cx, &view, &axes, Stage::Vertex, vk, vv)?;
-            let geometry = match get(t, "geometry") {
-                Some((gk, gv)) => {
-                    let rules = parse_stage(&cx, &view, &axes, Stage::Geometry, gk, gv)?;
+            let stream_output =
+                get(t, "stream_output").map(|(sk, sv)| parse_stream_output(&cx, &name, sk, sv)).transpose()?;
+            // A pass that streams out without a geometry shader has an implicit one: the vertex
+            // shader's pass-through module, fed by the draw's topology.
+            let geometry_rules = match get(t, "geometry") {
+                Some((gk, gv)) => Some((parse_stage(&cx, &view, &axes, Stage::Geometry, gk, gv)?, false)),
+                None if stream_output.is_some() => {
+                    Some((StageRules { stage: Stage::Geometry, ..vertex.clone() }, true))
+                }
+                None => None,
+            };
+            let geometry = match geometry_rules {
+                Some((rules, implicit)) => {
                     let topology = get(t, "topology");
                     Some(GeometryStage {
                         rules,
@@ -706,6 +717,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                             None => dxbc_wgsl::geometry::Topology::TriangleList,
                         },
                         topology_span: topology.map(|(_, v)| v.span()),
+                        implicit,
                     })
                 }
                 None => None,
@@ -713,7 +725,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             let pixel =
                 get(t, "pixel").map(|(pk, pv)| parse_stage(&cx, &view, &axes, Stage::Pixel, pk, pv)).transpose()?;
             let states = render_states::parse_pass(&cx, &named_states, &name, t, geometry.is_some())?;
-            passes.push(Pass { name, span: k.span(), vertex, geometry, pixel, states });
+            passes.push(Pass { name, span: k.span(), vertex, geometry, pixel, states, stream_output });
         }
     }
     if passes.is_empty() {
@@ -780,6 +792,140 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
 }
 
 /// Removes `.` components (keeps `..`, which may cross symlinks).
+/// Reads `[passes.NAME.stream_output]`: `entries` (tables of `stream`, `semantic`, `index`,
+/// `start_component`, `component_count`, `slot`, or a gap: `gap` components of a `slot` and
+/// `stream`), `strides` (bytes per vertex per slot) and `rasterized_stream` (0-3 or `"none"`).
+/// What needs the shader's output signature is checked when the effect is compiled.
+fn parse_stream_output(cx: &Ctx<'_>, pass: &str, k: &Key<'_>, v: &Val<'_>) -> R<StreamOutputDecl> {
+    let what = format!("[passes.{pass}.stream_output]");
+    let t = as_table(cx, "stream_output", v)?;
+    check_keys(cx, t, &what, &["entries", "strides", "rasterized_stream"])?;
+    let Some((_, ev)) = get(t, "entries") else {
+        return Err(cx.err(&k.span(), format!("{what} needs `entries`: the declaration's entries, in order")));
+    };
+    let list = as_array(cx, "entries", ev)?;
+    if list.is_empty() {
+        return Err(cx.err(&ev.span(), format!("{what}: `entries` is empty (D3D needs 1 to 512)")));
+    }
+    if list.len() > dxbc_wgsl::geometry::SO_MAX_ENTRIES {
+        return Err(cx.err(
+            &ev.span(),
+            format!("{what}: {} entries (D3D allows {})", list.len(), dxbc_wgsl::geometry::SO_MAX_ENTRIES),
+        ));
+    }
+    let mut entries = Vec::with_capacity(list.len());
+    let mut entry_spans = Vec::with_capacity(list.len());
+    for (i, e) in list.iter().enumerate() {
+        let ewhat = format!("entry {i} of {what}");
+        let et = as_table(cx, &format!("entries[{i}]"), e)?;
+        check_keys(
+            cx,
+            et,
+            &ewhat,
+            &["stream", "semantic", "index", "start_component", "component_count", "slot", "gap"],
+        )?;
+        let small = |key: &str, max: u32| -> R<Option<u32>> {
+            match get(et, key) {
+                Some((_, v)) => {
+                    let n = as_u32(cx, key, v)?;
+                    if n > max {
+                        return Err(cx.err(&v.span(), format!("`{key}` is {n}; {ewhat} allows 0-{max}")));
+                    }
+                    Ok(Some(n))
+                }
+                None => Ok(None),
+            }
+        };
+        let stream = small("stream", 3)?.unwrap_or(0);
+        let output_slot = small("slot", 3)?.unwrap_or(0);
+        let entry = match (get(et, "semantic"), get(et, "gap")) {
+            (Some((sk, _)), Some(_)) => {
+                return Err(cx.err(&sk.span(), format!("{ewhat} has both `semantic` and `gap`: give one")))
+            }
+            (None, None) => {
+                return Err(cx.err(
+                    &e.span(),
+                    format!("{ewhat} needs `semantic` (an output element) or `gap` (components to skip)"),
+                ))
+            }
+            (None, Some((_, gv))) => {
+                for key in ["index", "start_component", "component_count"] {
+                    if let Some((kk, _)) = get(et, key) {
+                        return Err(cx.err(
+                            &kk.span(),
+                            format!("{ewhat} is a gap: `{key}` does not apply (`gap` is its component count)"),
+                        ));
+                    }
+                }
+                let n = as_u32(cx, "gap", gv)?;
+                if n == 0 || n > 128 {
+                    return Err(cx.err(&gv.span(), format!("`gap` is {n}; a gap skips 1-128 components")));
+                }
+                dxbc_wgsl::geometry::SoDeclarationEntry {
+                    stream,
+                    semantic_name: None,
+                    semantic_index: 0,
+                    start_component: 0,
+                    component_count: n,
+                    output_slot,
+                }
+            }
+            (Some((_, sv)), None) => {
+                let name = as_str(cx, "semantic", sv)?;
+                if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    return Err(cx.err(&sv.span(), format!("`semantic` `{name}` is not a semantic name")));
+                }
+                let Some(count) = small("component_count", 4)? else {
+                    return Err(cx.err(&e.span(), format!("{ewhat} needs `component_count` (1-4)")));
+                };
+                let start = small("start_component", 3)?.unwrap_or(0);
+                if count == 0 || start + count > 4 {
+                    return Err(cx.err(
+                        &e.span(),
+                        format!("{ewhat}: components {start}..{} are not within one register's 4", start + count),
+                    ));
+                }
+                dxbc_wgsl::geometry::SoDeclarationEntry {
+                    stream,
+                    semantic_name: Some(name.to_string()),
+                    semantic_index: opt_u32(cx, et, "index")?.unwrap_or(0),
+                    start_component: start,
+                    component_count: count,
+                    output_slot,
+                }
+            }
+        };
+        entries.push(entry);
+        entry_spans.push(e.span());
+    }
+    let (strides, strides_span) = match get(t, "strides") {
+        Some((_, sv)) => {
+            let list = as_array(cx, "strides", sv)?;
+            if list.is_empty() || list.len() > 4 {
+                return Err(cx.err(&sv.span(), format!("{what}: `strides` has one value per slot, 1-4 of them")));
+            }
+            let values = list.iter().map(|v| as_u32(cx, "strides", v)).collect::<R<Vec<u32>>>()?;
+            (Some(values), Some((sv.span(), list.iter().map(|v| v.span()).collect())))
+        }
+        None => (None, None),
+    };
+    let rasterized_stream = match get(t, "rasterized_stream") {
+        None => Some(0),
+        Some((_, rv)) => match rv.get_ref() {
+            DeValue::String(s) if s.as_ref() == "none" => None,
+            DeValue::Integer(_) => {
+                let n = as_u32(cx, "rasterized_stream", rv)?;
+                if n > 3 {
+                    return Err(cx.err(&rv.span(), format!("`rasterized_stream` is {n}: a stream 0-3, or \"none\"")));
+                }
+                Some(n)
+            }
+            _ => return Err(cx.err(&rv.span(), "`rasterized_stream` must be a stream 0-3, or \"none\"")),
+        },
+    };
+    Ok(StreamOutputDecl { entries, entry_spans, strides, strides_span, rasterized_stream, span: k.span() })
+}
+
 fn normalize(p: &Path) -> PathBuf {
     p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
 }

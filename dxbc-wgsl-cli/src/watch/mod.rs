@@ -1416,6 +1416,7 @@ pub fn subset(c: &CompiledEffect, permutations: &[usize]) -> CompiledEffect {
                             geometry: remap(g.geometry),
                             draw_vertex: remap(g.draw_vertex),
                             input_layout: g.input_layout,
+                            stream_output: g.stream_output,
                         }),
                     })
                     .collect()
@@ -1424,6 +1425,7 @@ pub fn subset(c: &CompiledEffect, permutations: &[usize]) -> CompiledEffect {
         resources: c.resources.clone(),
         inputs: c.inputs.clone(),
         input_layouts: c.input_layouts.clone(),
+        stream_outputs: c.stream_outputs.clone(),
     }
 }
 

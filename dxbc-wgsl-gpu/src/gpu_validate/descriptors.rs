@@ -143,6 +143,10 @@ pub struct GeometryPipelinesDesc {
     pub features: wgpu::Features,
     /// The draw reads the per-primitive selection uniform (group 3).
     pub select: bool,
+    /// A pass with stream output: the geometry module's stream layout (the runtime's
+    /// `StreamStage`), and the stream-output kernels' declaration and view of the output.
+    pub stream_output:
+        Option<(crate::primitive_stage::StreamStage, crate::stream_output::SoDesc, crate::stream_output::SoLayout)>,
 }
 
 /// A render or compute pipeline, or the pipelines of a pass with a geometry shader.
@@ -385,6 +389,24 @@ fn geometry_pipelines(
         multisample: draw.multisample,
         features: draw.features,
         select: v.select,
+        stream_output: v.stream_output.zip(plan.stage_descs[v.stage].streams).map(|(so, i)| {
+            let d = &plan.stage_descs[v.stage];
+            (
+                crate::primitive_stage::StreamStage {
+                    slots: i.slots,
+                    regions: i.regions,
+                    index_stride: i.index_stride,
+                    drawn: i.drawn,
+                },
+                crate::stream_output::so_desc(&c.stream_outputs[so]),
+                crate::stream_output::SoLayout {
+                    registers: d.output_registers.max(1),
+                    index_stride: i.index_stride,
+                    prim_vertices: i.prim_vertices,
+                    regions: i.so_regions,
+                },
+            )
+        }),
     }
 }
 

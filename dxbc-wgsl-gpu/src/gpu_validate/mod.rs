@@ -536,8 +536,9 @@ impl GpuValidator {
 
     /// Every problem of the pipelines of a pass with a geometry shader: its four shader modules,
     /// then the runtime's `PrimitiveStage::new` (the vertex, geometry and assembly compute
-    /// pipelines and the draw's render pipeline, with the generated code's layouts) inside the
-    /// error scopes, and the runtime's own refusal (a device limit) if any.
+    /// pipelines and the draw's render pipeline, with the generated code's layouts) and, for a
+    /// pass with stream output, `StreamOutput::new` (the stream-output kernels' pipelines) inside
+    /// the error scopes, and the runtimes' own refusals (a device limit) if any.
     pub fn validate_geometry(&self, d: &GeometryPipelinesDesc) -> Vec<Problem> {
         use crate::primitive_stage as rt;
         self.cached(&format!("{d:?}"), d.features, || {
@@ -563,7 +564,7 @@ impl GpuValidator {
                         entries: &crate::select::Selection::layout_descriptor_entries(),
                     })
                 });
-                rt::PrimitiveStage::new_selected(
+                let stage = rt::PrimitiveStage::with_streams_selected(
                     device,
                     &rt::PrimitiveStageDescriptor {
                         label: Some("dxbc-wgsl GPU validation"),
@@ -584,12 +585,19 @@ impl GpuValidator {
                         multisample: d.multisample,
                         max_binding_bytes: None,
                     },
+                    d.stream_output.as_ref().map(|(streams, ..)| *streams),
                     select.as_ref(),
-                )
-                .err()
+                );
+                match (stage, &d.stream_output) {
+                    (Err(e), _) => Some(format!("primitive stage: {e}")),
+                    (Ok(_), Some((_, desc, layout))) => crate::stream_output::StreamOutput::new(device, desc, layout)
+                        .err()
+                        .map(|e| format!("stream output: {e}")),
+                    (Ok(_), None) => None,
+                }
             });
-            if let Some(e) = made {
-                problems.push(Problem { severity: Severity::Error, message: format!("primitive stage: {e}") });
+            if let Some(message) = made {
+                problems.push(Problem { severity: Severity::Error, message });
             }
             problems.extend(scoped);
             problems

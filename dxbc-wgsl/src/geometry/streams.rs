@@ -318,6 +318,25 @@ impl SoDeclaration {
     pub fn geometry_streams(&self) -> GeometryStreams {
         GeometryStreams { rasterized: self.rasterized, stream_out: self.streams() }
     }
+
+    /// The entries as the stream-output kernels take them: in declaration order, a gap of more
+    /// than 4 components split into consecutive gaps of at most 4 (the same bytes skipped).
+    pub fn runtime_entries(&self) -> Vec<SoResolvedEntry> {
+        let mut out = Vec::with_capacity(self.entries.len());
+        for e in &self.entries {
+            if e.register.is_some() {
+                out.push(*e);
+                continue;
+            }
+            let mut left = e.component_count;
+            while left > 0 {
+                let n = left.min(4);
+                out.push(SoResolvedEntry { component_count: n, start_component: 0, ..*e });
+                left -= n;
+            }
+        }
+        out
+    }
 }
 
 /// Why a declaration is refused (`CreateGeometryShaderWithStreamOutput` returns
@@ -326,6 +345,9 @@ impl SoDeclaration {
 pub struct SoDeclarationError {
     /// The entry at fault, if one is.
     pub entry: Option<usize>,
+    /// The slot whose stride is at fault (given too small, unaligned or too large, or not
+    /// given for a used slot), if one is.
+    pub stride_slot: Option<u32>,
     /// What rule it breaks.
     pub message: String,
 }
@@ -344,7 +366,7 @@ impl std::error::Error for SoDeclarationError {}
 /// Streams and slots of D3D11 (`D3D11_SO_STREAM_COUNT`, `D3D11_SO_BUFFER_SLOT_COUNT`).
 const SO_COUNT: u32 = 4;
 /// Entries of a declaration at most (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`).
-const SO_MAX_ENTRIES: usize = 512;
+pub const SO_MAX_ENTRIES: usize = 512;
 /// Bytes per vertex of a slot at most (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`).
 const SO_MAX_STRIDE: u32 = 2048;
 
@@ -374,7 +396,9 @@ pub fn resolve_so_declaration(
     strides: Option<&[u32]>,
     rasterized: Option<u32>,
 ) -> Result<SoDeclaration, SoDeclarationError> {
-    let fail = |entry: Option<usize>, message: String| Err(SoDeclarationError { entry, message });
+    let fail = |entry: Option<usize>, message: String| Err(SoDeclarationError { entry, stride_slot: None, message });
+    let fail_stride =
+        |slot: usize, message: String| Err(SoDeclarationError { entry: None, stride_slot: Some(slot as u32), message });
     if entries.is_empty() {
         return fail(None, "no entries".into());
     }
@@ -491,7 +515,7 @@ pub fn resolve_so_declaration(
         let stride = match strides {
             None => bytes[s],
             Some(given) => match given.get(s) {
-                None => return fail(None, format!("slot {s} is used but {} strides are given", given.len())),
+                None => return fail_stride(s, format!("slot {s} is used but {} strides are given", given.len())),
                 Some(&st) => st,
             },
         };
@@ -500,14 +524,14 @@ pub fn resolve_so_declaration(
                 return fail(None, format!("{} strides (4 slots)", given.len()));
             }
             if stride < bytes[s] || !stride.is_multiple_of(4) {
-                return fail(
-                    None,
+                return fail_stride(
+                    s,
                     format!("slot {s}: stride {stride} (a multiple of 4 holding its {} bytes)", bytes[s]),
                 );
             }
         }
         if stride > SO_MAX_STRIDE {
-            return fail(None, format!("slot {s}: stride {stride} (D3D allows {SO_MAX_STRIDE})"));
+            return fail_stride(s, format!("slot {s}: stride {stride} (D3D allows {SO_MAX_STRIDE})"));
         }
         out_strides[s] = stride;
     }
