@@ -2,7 +2,9 @@
 //!
 //! Walks files and folders, finds every shader (`.dxbc`/`.cso` containers, every `BYTE name[]`
 //! array of an fxc `/Fh` header `.h`/`.inc`, every distinct shader input an effect file
-//! `*.effect.toml` references), translates each, optionally checks the WGSL with Tint, and reports
+//! `*.effect.toml` references), translates each (a geometry shader also with stream output of
+//! every stream it declares, as a pass with a stream-output declaration translates it),
+//! optionally checks the WGSL with Tint, and reports
 //! per shader `qualified`, `unsupported` (a documented refusal) or `failed` (our bug, or an input
 //! that cannot be read). Blobs that are not shader programs (effect binaries, root signatures,
 //! effect expression bytecode, ...) are listed in the JSON report as `skipped-not-a-shader` and
@@ -77,7 +79,8 @@ impl std::fmt::Debug for Gpu {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
-    /// Translated; naga (and Tint, where it ran) accept the WGSL.
+    /// Translated; naga (and Tint, where it ran) accept the WGSL (a geometry shader's
+    /// stream-output form's too).
     Qualified,
     /// Refused for a documented reason.
     Unsupported,
@@ -123,6 +126,11 @@ pub struct Record {
     pub refusal: Option<RefusalRecord>,
     /// SHA-256 of the WGSL text, when qualified.
     pub wgsl_sha256: Option<String>,
+    /// A geometry shader: SHA-256 of the WGSL of its stream-output translation (every stream it
+    /// declares streamed out, stream 0 rasterized when declared), when qualified; omitted for
+    /// the other stages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream_output_wgsl_sha256: Option<String>,
     /// Tint's verdict: `true` accepted, `false` rejected, `null` not run.
     pub tint: Option<bool>,
     /// The GPU's verdict on the shader's pipeline: `ok`, `error: ...` (then `failed`),
@@ -377,6 +385,16 @@ struct Outcome {
     wgsl: Option<String>,
     /// The translation, kept for the GPU when it runs.
     translation: Option<dxbc_wgsl::Translation>,
+    /// A geometry shader's stream-output translation: its WGSL, kept for Tint.
+    so_wgsl: Option<String>,
+    /// A geometry shader's stream-output translation, kept for the GPU.
+    so_translation: Option<dxbc_wgsl::Translation>,
+}
+
+impl Outcome {
+    fn plain(record: Record) -> Self {
+        Outcome { record, wgsl: None, translation: None, so_wgsl: None, so_translation: None }
+    }
 }
 
 fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
@@ -390,6 +408,7 @@ fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
         reason: Some(reason),
         refusal: None,
         wgsl_sha256: None,
+        stream_output_wgsl_sha256: None,
         tint: None,
         gpu: None,
         gpu_skipped: false,
@@ -409,16 +428,10 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
         // Bounded: a named `/dev/zero` (or a huge file) would otherwise be read without end.
         Load::File(p) => match compile::read_limited(p, compile::MAX_INPUT_BYTES) {
             Ok(b) => b,
-            Err(e) => {
-                return Outcome {
-                    record: failed(path, None, format!("cannot read: {e}")),
-                    wgsl: None,
-                    translation: None,
-                }
-            }
+            Err(e) => return Outcome::plain(failed(path, None, format!("cannot read: {e}"))),
         },
         Load::Bytes(b) => b.clone(),
-        Load::Error(e) => return Outcome { record: failed(path, None, e.clone()), wgsl: None, translation: None },
+        Load::Error(e) => return Outcome::plain(failed(path, None, e.clone())),
     };
     let sha = sha256_hex(&bytes);
     let class = classify(&bytes);
@@ -432,7 +445,7 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
         BlobKind::Effect { .. } | BlobKind::RootSignature { .. } | BlobKind::EffectExpression => {
             record.status = Status::SkippedNotAShader;
             record.reason = Some(class.reason);
-            return Outcome { record, wgsl: None, translation: None };
+            return Outcome::plain(record);
         }
         BlobKind::Other => {
             // A readable container without an SM4/SM5 program (DXIL, chunks only) and Direct3D 9
@@ -446,7 +459,7 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
             } else {
                 record.reason = Some(format!("not a shader: {}", class.reason));
             }
-            return Outcome { record, wgsl: None, translation: None };
+            return Outcome::plain(record);
         }
     }
 
@@ -471,21 +484,20 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
     let result = std::panic::catch_unwind(|| translate(&bytes, &options));
     let mut wgsl = None;
     let mut translation = None;
+    // A geometry shader that qualifies is also translated with stream output (below).
+    let mut stream_output = false;
     match result {
         Err(payload) => {
-            let msg = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| {
-                payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "(no message)".into())
-            });
-            record.reason = Some(format!("internal error: the translator panicked: {}", msg.replace('\n', " ")));
+            record.reason = Some(format!("internal error: the translator panicked: {}", panic_message(payload)));
         }
         Ok(Ok(t)) => {
             record.status = Status::Qualified;
             record.reason = None;
             record.wgsl_sha256 = Some(sha256_hex(t.wgsl.as_bytes()));
+            // Without dcl_outputtopology it emits nothing: there is nothing to stream out (the
+            // library refuses stream output of it).
+            stream_output = t.stage == dxbc_wgsl::ShaderStage::Geometry
+                && t.geometry.as_ref().is_some_and(|g| g.output_topology.is_some());
             if keep_wgsl {
                 wgsl = Some(t.wgsl.clone());
             }
@@ -496,17 +508,125 @@ fn process(input: &Input, keep_wgsl: bool, keep_translation: bool, translate: Tr
         Ok(Err(TranslateError::Unsupported(r))) => {
             record.status = Status::Unsupported;
             record.reason = Some(format!("{}: {}", r.reason.id(), r.detail));
-            record.refusal = Some(RefusalRecord {
-                reason: r.reason.id(),
-                instruction: r.instruction,
-                offset: r.offset,
-                opcode: r.opcode,
-                detail: r.detail,
-            });
+            record.refusal = Some(refusal_record(r, ""));
         }
         Ok(Err(e)) => record.reason = Some(e.to_string()),
     }
-    Outcome { record, wgsl, translation }
+    let mut outcome = Outcome { record, wgsl, translation, so_wgsl: None, so_translation: None };
+    if stream_output {
+        stream_output_check(&mut outcome, &bytes, &options, keep_wgsl, keep_translation, translate);
+    }
+    outcome
+}
+
+/// What a stream-output form's reason starts with (`stream output: reason_id: detail`).
+const STREAM_OUTPUT: &str = "stream output: ";
+
+/// The structured refusal, its detail after `prefix`.
+fn refusal_record(r: dxbc_wgsl::Refusal, prefix: &str) -> RefusalRecord {
+    RefusalRecord {
+        reason: r.reason.id(),
+        instruction: r.instruction,
+        offset: r.offset,
+        opcode: r.opcode,
+        detail: format!("{prefix}{}", r.detail),
+    }
+}
+
+/// The message of a caught panic: the hook's (with its location), else the payload's.
+fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
+    let msg = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".into())
+    });
+    msg.replace('\n', " ")
+}
+
+/// The streams a geometry shader declares (`dcl_stream`; stream 0 when it declares none, as
+/// before SM5).
+fn declared_streams(bytes: &[u8]) -> Vec<u32> {
+    use dxbc_wgsl::sm4::{Declaration, OperandType};
+    let mut streams: Vec<u32> = dxbc_wgsl::Shader::parse(bytes, &dxbc_wgsl::ReadOptions { verify_checksum: false })
+        .map(|s| {
+            s.program
+                .instructions
+                .iter()
+                .filter_map(|i| match i.decl.as_deref() {
+                    Some(Declaration::Stream(op)) if op.ty == OperandType::Stream && op.reg() < 4 => Some(op.reg()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    streams.sort_unstable();
+    streams.dedup();
+    if streams.is_empty() {
+        streams.push(0);
+    }
+    streams
+}
+
+/// The stream output of a pass that streams out every stream the geometry shader declares and
+/// draws stream 0 when it declares it (`CreateGeometryShaderWithStreamOutput`).
+fn stream_output_streams(bytes: &[u8]) -> dxbc_wgsl::geometry::GeometryStreams {
+    let declared = declared_streams(bytes);
+    dxbc_wgsl::geometry::GeometryStreams {
+        rasterized: declared.contains(&0).then_some(0),
+        stream_out: declared.iter().fold(0, |m, s| m | 1 << s),
+    }
+}
+
+/// A qualified geometry shader's stream-output translation: the record stays qualified only
+/// if it translates too (naga validates inside); a refusal makes it `unsupported`, any other
+/// error `failed`, the reason after [`STREAM_OUTPUT`].
+fn stream_output_check(
+    outcome: &mut Outcome,
+    bytes: &[u8],
+    options: &TranslateOptions,
+    keep_wgsl: bool,
+    keep_translation: bool,
+    translate: TranslateFn,
+) {
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    let result = std::panic::catch_unwind(|| {
+        let options = TranslateOptions { geometry_streams: stream_output_streams(bytes), ..options.clone() };
+        translate(bytes, &options)
+    });
+    let record = &mut outcome.record;
+    let refused = match result {
+        Ok(Ok(t)) => {
+            record.stream_output_wgsl_sha256 = Some(sha256_hex(t.wgsl.as_bytes()));
+            if keep_wgsl {
+                outcome.so_wgsl = Some(t.wgsl.clone());
+            }
+            if keep_translation {
+                outcome.so_translation = Some(t);
+            }
+            return;
+        }
+        Err(payload) => {
+            record.status = Status::Failed;
+            format!("{STREAM_OUTPUT}internal error: the translator panicked: {}", panic_message(payload))
+        }
+        Ok(Err(TranslateError::Unsupported(r))) => {
+            record.status = Status::Unsupported;
+            let reason = format!("{STREAM_OUTPUT}{}: {}", r.reason.id(), r.detail);
+            record.refusal = Some(refusal_record(r, STREAM_OUTPUT));
+            reason
+        }
+        Ok(Err(e)) => {
+            record.status = Status::Failed;
+            format!("{STREAM_OUTPUT}{e}")
+        }
+    };
+    // Not qualified: no WGSL, and neither Tint nor the GPU looks at the plain form.
+    record.reason = Some(refused);
+    record.wgsl_sha256 = None;
+    outcome.wgsl = None;
+    outcome.translation = None;
 }
 
 /// The records of a run, with Tint's and the GPU's verdicts applied when asked.
@@ -545,30 +665,42 @@ pub fn qualify(
     let mut records = Vec::with_capacity(outcomes.len());
     let mut wgsl = Vec::with_capacity(outcomes.len());
     let mut translations = Vec::with_capacity(outcomes.len());
+    let mut so_wgsl = Vec::with_capacity(outcomes.len());
+    let mut so_translations = Vec::with_capacity(outcomes.len());
     for o in outcomes {
         records.push(o.record);
         wgsl.push(o.wgsl);
         translations.push(o.translation);
+        so_wgsl.push(o.so_wgsl);
+        so_translations.push(o.so_translation);
     }
     if tint {
-        let checked: Vec<(usize, &str)> =
-            wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, w))).collect();
-        let codes: Vec<&str> = checked.iter().map(|(_, w)| *w).collect();
+        // Every naga-valid module: the plain ones, then the geometry shaders' stream-output forms.
+        let plain = wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, false, w)));
+        let so = so_wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, true, w)));
+        let checked: Vec<(usize, bool, &str)> = plain.chain(so).collect();
+        let codes: Vec<&str> = checked.iter().map(|(_, _, w)| *w).collect();
         let verdicts = dxbc_wgsl_cli::tint::check(&codes)?;
-        for (v, (i, _)) in verdicts.iter().zip(&checked) {
-            let r = &mut records[*i];
-            r.tint = Some(v.ok);
+        for (v, &(i, so, _)) in verdicts.iter().zip(&checked) {
+            let r = &mut records[i];
+            // A stream-output form's verdict comes after its plain form's: the first rejection
+            // gives the reason.
+            let rejected_before = r.tint == Some(false);
+            r.tint = Some(v.ok && !rejected_before);
             if !v.ok {
                 r.status = Status::Failed;
                 r.wgsl_sha256 = None;
-                r.reason =
-                    Some(format!("Tint: {}", v.first_problem().unwrap_or_else(|| "rejected without a message".into())));
+                r.stream_output_wgsl_sha256 = None;
+                if !rejected_before {
+                    let problem = v.first_problem().unwrap_or_else(|| "rejected without a message".into());
+                    r.reason = Some(format!("{}Tint: {problem}", if so { STREAM_OUTPUT } else { "" }));
+                }
             }
         }
     }
     if let Some(gpu) = gpu {
         // Every shader still qualified gets its pipeline created (in parallel: the validator's
-        // error scopes are per thread).
+        // error scopes are per thread), a geometry shader's stream-output form too.
         let todo: Vec<usize> = (0..records.len())
             .filter(|&i| records[i].status == Status::Qualified && translations[i].is_some())
             .collect();
@@ -578,9 +710,10 @@ pub fn qualify(
         let verdicts: Vec<Result<(), GpuRejection>> = todo
             .par_iter()
             .map(|&i| {
-                let v = (gpu.check)(translations[i].as_ref().expect("kept for the GPU"));
+                let plain = (gpu.check)(translations[i].as_ref().expect("kept for the GPU"));
+                let so = so_translations[i].as_ref().map(|t| (gpu.check)(t));
                 progress.inc(1);
-                v
+                gpu_verdict(plain, so)
             })
             .collect();
         progress.finish_and_clear();
@@ -592,7 +725,11 @@ pub fn qualify(
                     if !rejection.missing_feature {
                         r.status = Status::Failed;
                         r.wgsl_sha256 = None;
-                        r.reason = Some(format!("GPU {}", rejection.message));
+                        r.stream_output_wgsl_sha256 = None;
+                        r.reason = Some(match rejection.message.strip_prefix(STREAM_OUTPUT) {
+                            Some(m) => format!("{STREAM_OUTPUT}GPU {m}"),
+                            None => format!("GPU {}", rejection.message),
+                        });
                     }
                     r.gpu_skipped = rejection.missing_feature;
                     r.gpu = Some(rejection.message);
@@ -601,6 +738,19 @@ pub fn qualify(
         }
     }
     Ok((records, empty_headers))
+}
+
+/// One record's GPU verdict from its plain form's and its stream-output form's (a geometry
+/// shader's): an error before a missing feature, the plain form's before the other's; the
+/// stream-output form's message after [`STREAM_OUTPUT`] (`stream output: error: ...`).
+fn gpu_verdict(plain: Result<(), GpuRejection>, so: Option<Result<(), GpuRejection>>) -> Result<(), GpuRejection> {
+    let so = so.unwrap_or(Ok(())).map_err(|r| GpuRejection { message: format!("{STREAM_OUTPUT}{}", r.message), ..r });
+    match (plain, so) {
+        (Err(p), _) if !p.missing_feature => Err(p),
+        (_, Err(s)) if !s.missing_feature => Err(s),
+        (Err(p), _) => Err(p),
+        (Ok(()), so) => so,
+    }
 }
 
 /// Totals of the records.
@@ -780,6 +930,86 @@ mod tests {
         assert!(reason.starts_with("internal error: the translator panicked"), "{reason}");
         assert!(reason.contains("index out of bounds in the lowering"), "{reason}");
         assert!(reason.contains("qualify.rs"), "the panic's location is kept: {reason}");
+    }
+
+    /// The point-sprite geometry shader of the example engine, as an input.
+    fn point_sprite_gs() -> Input {
+        let gs = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/shaders/own/PointSprite_GS.dxbc"),
+        )
+        .unwrap();
+        Input {
+            path: "gs.dxbc".into(),
+            display: "gs.dxbc".into(),
+            symbol: None,
+            load: Load::Bytes(gs),
+            view_formats: Vec::new(),
+            verify_checksum: true,
+        }
+    }
+
+    #[test]
+    fn a_geometry_shader_is_also_translated_with_stream_output() {
+        let input = point_sprite_gs();
+        let o = process(&input, true, true, translate_default);
+        assert_eq!(o.record.status, Status::Qualified);
+        let (plain, so) = (o.wgsl.unwrap(), o.so_wgsl.unwrap());
+        assert_ne!(plain, so);
+        assert_eq!(o.record.stream_output_wgsl_sha256, Some(sha256_hex(so.as_bytes())));
+        let streams = o.so_translation.unwrap().geometry.unwrap().streams.unwrap().streams;
+        assert_eq!((streams.rasterized, streams.stream_out), (Some(0), 1), "stream 0 before SM5");
+        assert!(o.translation.unwrap().geometry.unwrap().streams.is_none());
+    }
+
+    #[test]
+    fn a_stream_output_panic_or_error_is_a_failure() {
+        fn panicking(bytes: &[u8], options: &TranslateOptions) -> Result<dxbc_wgsl::Translation, TranslateError> {
+            if !options.geometry_streams.is_default() {
+                panic!("the stream library broke");
+            }
+            dxbc_wgsl::translate(bytes, options)
+        }
+        fn erring(bytes: &[u8], options: &TranslateOptions) -> Result<dxbc_wgsl::Translation, TranslateError> {
+            if !options.geometry_streams.is_default() {
+                return Err(TranslateError::InvalidOptions("geometry streams: nonsense".into()));
+            }
+            dxbc_wgsl::translate(bytes, options)
+        }
+        let input = point_sprite_gs();
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()))));
+        let p = process(&input, true, true, panicking);
+        std::panic::set_hook(previous);
+        let e = process(&input, true, true, erring);
+        for o in [&p, &e] {
+            assert_eq!(o.record.status, Status::Failed);
+            assert!(o.record.wgsl_sha256.is_none() && o.record.stream_output_wgsl_sha256.is_none());
+            assert!(o.wgsl.is_none() && o.translation.is_none(), "neither Tint nor the GPU sees it");
+        }
+        let reason = p.record.reason.unwrap();
+        assert!(reason.starts_with("stream output: internal error: the translator panicked"), "{reason}");
+        assert!(reason.contains("the stream library broke"), "{reason}");
+        assert_eq!(
+            e.record.reason.as_deref(),
+            Some("stream output: invalid translation options: geometry streams: nonsense")
+        );
+    }
+
+    #[test]
+    fn gpu_verdicts_of_both_forms() {
+        let rejection = |missing_feature, message: &str| GpuRejection { missing_feature, message: message.into() };
+        let error = || Err(rejection(false, "error: bad"));
+        let missing = || Err(rejection(true, "skipped: needs feature X the adapter lacks"));
+        assert_eq!(gpu_verdict(Ok(()), None), Ok(()));
+        assert_eq!(gpu_verdict(Ok(()), Some(Ok(()))), Ok(()));
+        assert_eq!(gpu_verdict(error(), Some(error())), error());
+        assert_eq!(gpu_verdict(Ok(()), Some(error())), Err(rejection(false, "stream output: error: bad")));
+        assert_eq!(gpu_verdict(missing(), Some(error())), Err(rejection(false, "stream output: error: bad")));
+        assert_eq!(gpu_verdict(missing(), Some(Ok(()))), missing());
+        assert_eq!(
+            gpu_verdict(Ok(()), Some(missing())),
+            Err(rejection(true, "stream output: skipped: needs feature X the adapter lacks"))
+        );
     }
 
     #[test]

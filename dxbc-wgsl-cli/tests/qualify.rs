@@ -6,6 +6,12 @@ use std::process::{Command, Output};
 
 use sha2::{Digest as _, Sha256};
 
+/// The tests crate's SM4 assembler for hand-written shaders, shared by path (depending on that
+/// crate would build wgpu and the example engine for these tests).
+#[path = "../../tests/src/asm.rs"]
+#[allow(dead_code)]
+mod asm;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dxbc-wgsl")).args(args).output().unwrap()
 }
@@ -349,4 +355,135 @@ fn a_device_that_never_ends_is_a_failed_input() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot read effect file: more than 268435456 bytes"), "{err}");
+}
+
+/// `D3D_NAME_CULL_DISTANCE`.
+const NAME_CULL_DISTANCE: u32 = 3;
+
+/// gs_5_0, a point in, points out on each of `streams` (`dcl_stream`, an OSG5 signature with
+/// SV_Position in o0 on each): one `emit_stream` per stream of the input point.
+fn streams_gs(streams: &[u32]) -> Vec<u8> {
+    use asm::*;
+    let inputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw")];
+    let mut outputs = Vec::new();
+    let mut decls = vec![dcl_input_primitive(1)];
+    for &s in streams {
+        outputs.push((s, Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw")));
+        decls.push(with_stream(DCL_STREAM, s));
+        decls.push(dcl_output_topology(1));
+        decls.push(dcl_output(0, "xyzw", NAME_POSITION));
+    }
+    decls.extend([dcl_max_output(streams.len() as u32), dcl_gs_input(1, 0, "xyzw", NAME_POSITION)]);
+    let mut body = Vec::new();
+    for &s in streams {
+        body.push(ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]));
+        body.push(with_stream(EMIT_STREAM, s));
+    }
+    shader_streams(GS_5_0, &inputs, &outputs, &decls, 0, &body)
+}
+
+/// gs_4_0, a point in, one point out with SV_Position and SV_CullDistance: the plain
+/// translation qualifies (a cull flag), the stream-output one is refused.
+fn cull_distance_gs() -> Vec<u8> {
+    use asm::*;
+    let decls = [
+        dcl_input_primitive(1),
+        dcl_output_topology(1),
+        dcl_max_output(1),
+        dcl_gs_input(1, 0, "xyzw", NAME_POSITION),
+        dcl_output(0, "xyzw", NAME_POSITION),
+        dcl_output(1, "x", NAME_CULL_DISTANCE),
+    ];
+    let body = [
+        ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(0, 0, "xyzw")]),
+        ins(MOV, &[dst(OUTPUT, 1, "x"), src_vertex(0, 0, "xxxx")]),
+        bare(EMIT),
+    ];
+    let io = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw")];
+    let outputs = [io[0], Element("SV_CullDistance", 0, NAME_CULL_DISTANCE, 3, 1, "x")];
+    shader(GS_4_0, &io, &outputs, &decls, 0, &body)
+}
+
+/// gs_4_0 without dcl_outputtopology: it emits nothing, and has no stream-output form.
+fn no_topology_gs() -> Vec<u8> {
+    use asm::*;
+    let decls = [dcl_input_primitive(1), dcl_max_output(1), dcl_gs_input(1, 0, "xyzw", NAME_POSITION)];
+    let io = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw")];
+    shader(GS_4_0, &io, &[], &decls, 0, &[])
+}
+
+fn sha(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// A geometry shader qualifies only if its stream-output translation (every declared stream
+/// streamed out, stream 0 drawn when declared) validates too; the record gives that WGSL's
+/// SHA-256 (`stream_output_wgsl_sha256`, absent for the other stages), and a refusal of the
+/// stream-output form makes it `unsupported`, its reason after `stream output: `.
+#[test]
+fn geometry_shaders_qualify_with_their_stream_output_translation() {
+    use dxbc_wgsl::geometry::GeometryStreams;
+    use dxbc_wgsl::TranslateOptions;
+    let dir = tempfile::tempdir().unwrap();
+    let shaders = [
+        ("cull.dxbc", cull_distance_gs()),
+        ("no_topology.dxbc", no_topology_gs()),
+        ("sm4.dxbc", asm::pass_through_gs(1, 1, 1, 2)),
+        ("streams01.dxbc", streams_gs(&[0, 1])),
+        ("streams1.dxbc", streams_gs(&[1])),
+    ];
+    for (name, bytes) in &shaders {
+        // The plain translation of each qualifies: whatever else a record says comes of the
+        // stream-output form.
+        let t = dxbc_wgsl::translate(bytes, &TranslateOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(t.geometry.is_some(), "{name}");
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    let vs = std::fs::read(directxtk().join("BasicEffect/BasicEffect_VSBasic.dxbc")).unwrap();
+    std::fs::write(dir.path().join("vs.dxbc"), &vs).unwrap();
+    let json = dir.path().join("r.json");
+    let r = run(&["qualify", "--no-progress", "--json", json.to_str().unwrap(), dir.path().to_str().unwrap()]);
+    let out = stdout(&r);
+    assert_eq!(r.status.code(), Some(0), "{out}");
+    assert_eq!(out.lines().last(), Some("qualified: 5, unsupported: 1, failed: 0"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let records = v["records"].as_array().unwrap();
+    let find = |suffix: &str| records.iter().find(|r| r["path"].as_str().unwrap().ends_with(suffix)).unwrap();
+    let so_sha = |bytes: &[u8], rasterized, stream_out| {
+        let options =
+            TranslateOptions { geometry_streams: GeometryStreams { rasterized, stream_out }, ..Default::default() };
+        sha(dxbc_wgsl::translate(bytes, &options).unwrap().wgsl.as_bytes())
+    };
+
+    // Refused with stream output: unsupported, the plain form's hash gone with it.
+    let c = find("cull.dxbc");
+    assert_eq!(c["status"], "unsupported", "{c}");
+    assert_eq!(c["refusal"]["reason"], "system_value_unsupported", "{c}");
+    let reason = c["reason"].as_str().unwrap();
+    assert!(reason.starts_with("stream output: system_value_unsupported: SV_CullDistance"), "{reason}");
+    assert!(c["refusal"]["detail"].as_str().unwrap().starts_with("stream output: SV_CullDistance"), "{c}");
+    assert!(c["wgsl_sha256"].is_null() && c.get("stream_output_wgsl_sha256").is_none(), "{c}");
+    assert!(out.contains("cull.dxbc: stream output: system_value_unsupported: "), "{out}");
+    assert_eq!(v["refusal_histogram"]["system_value_unsupported"], 1);
+
+    // Qualified: both hashes, the stream-output form's of the streams the shader declares.
+    for (name, rasterized, stream_out) in
+        [("sm4.dxbc", Some(0), 0b1), ("streams01.dxbc", Some(0), 0b11), ("streams1.dxbc", None, 0b10)]
+    {
+        let bytes = &shaders.iter().find(|(n, _)| *n == name).unwrap().1;
+        let g = find(name);
+        assert_eq!(g["status"], "qualified", "{g}");
+        let plain = sha(dxbc_wgsl::translate(bytes, &TranslateOptions::default()).unwrap().wgsl.as_bytes());
+        assert_eq!(g["wgsl_sha256"].as_str(), Some(plain.as_str()), "{g}");
+        let so = so_sha(bytes, rasterized, stream_out);
+        assert_eq!(g["stream_output_wgsl_sha256"].as_str(), Some(so.as_str()), "{name}: {g}");
+        assert_ne!(so, plain, "{name}");
+    }
+    // No output topology, no stream-output form; nor for another stage.
+    let n = find("no_topology.dxbc");
+    assert_eq!(n["status"], "qualified", "{n}");
+    assert!(n.get("stream_output_wgsl_sha256").is_none(), "{n}");
+    let vs = find("vs.dxbc");
+    assert_eq!(vs["status"], "qualified", "{vs}");
+    assert!(vs.get("stream_output_wgsl_sha256").is_none(), "{vs}");
 }
