@@ -317,6 +317,7 @@ pub fn draw_vertex_shader(
         derivative_uniformity_off: false,
         required_features: gs.required_features.clone(),
         geometry: gs.geometry.clone(),
+        pipeline_constants: gs.pipeline_constants.clone(),
         per_primitive: gs.per_primitive,
     };
     let draw = guarded(|| dxbc_wgsl::geometry_draw_vertex_shader(&t, interpolation))?;
@@ -356,6 +357,7 @@ pub fn pass_through_stage(
         workgroup_storage_bytes: 0,
         required_features: Vec::new(),
         geometry: Some(info),
+        pipeline_constants: Vec::new(),
         per_primitive: Default::default(),
     })
 }

@@ -36,6 +36,10 @@ pub struct StageInfo {
     /// driving it needs (`dcl_maxout`, the registers per record and per output vertex, ...).
     #[serde(default)]
     pub geometry: Option<dxbc_wgsl::geometry::GeometryInfo>,
+    /// The pipeline-overridable constants the module declares (the pipeline sets each from its
+    /// state: [`dxbc_wgsl::PipelineConstant::value`]).
+    #[serde(default)]
+    pub pipeline_constants: Vec<dxbc_wgsl::PipelineConstant>,
     /// What a vertex or geometry shader writes per primitive (SV_RenderTargetArrayIndex,
     /// SV_ViewportArrayIndex, a cull flag): the pass draws per layer and viewport.
     #[serde(default)]
@@ -83,6 +87,7 @@ impl StageInfo {
             workgroup_storage_bytes: t.workgroup_storage_bytes,
             required_features: t.required_features.clone(),
             geometry: t.geometry.clone(),
+            pipeline_constants: t.pipeline_constants.clone(),
             per_primitive: t.per_primitive,
         })
     }

@@ -56,6 +56,7 @@ pub fn finish(l: Lowered) -> Result<Translation, TranslateError> {
         derivative_uniformity_off: l.derivative_uniformity_off,
         required_features,
         geometry: l.geometry,
+        pipeline_constants: l.pipeline_constants,
         per_primitive: l.per_primitive,
     })
 }

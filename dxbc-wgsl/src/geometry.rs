@@ -707,6 +707,7 @@ pub fn geometry_draw_vertex_shader(
         derivative_uniformity_off: false,
         required_features: Vec::new(),
         geometry: None,
+        pipeline_constants: Vec::new(),
         per_primitive: gs.per_primitive,
     })
 }

@@ -467,6 +467,36 @@ impl std::fmt::Display for Builtin {
     }
 }
 
+/// A WGSL pipeline-overridable constant (`override`) a translated module declares: a value D3D
+/// takes from the pipeline's state, which the code creating the pipeline sets
+/// (`GPUProgrammableStage.constants`; wgpu's `PipelineCompilationOptions::constants`) by
+/// [`PipelineConstant::name`]. Unset, it keeps its WGSL default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "kebab-case"))]
+pub enum PipelineConstant {
+    /// The render pipeline's sample count (`MultisampleState::count`, 1 or 4 in WebGPU; WGSL
+    /// default 1): what `sampleinfo` and `samplepos` of the `rasterizer` read (D3D11.3 §22.4.x,
+    /// "sampleinfo (sm4.1 - asm)").
+    RasterizerSampleCount,
+}
+
+impl PipelineConstant {
+    /// The `override`'s WGSL name (`dxbc_wgsl_sample_count`): the key of the pipeline's constants.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PipelineConstant::RasterizerSampleCount => "dxbc_wgsl_sample_count",
+        }
+    }
+
+    /// The value to set for a render pipeline of `sample_count` samples per pixel (WebGPU takes
+    /// every constant as an `f64`).
+    pub fn value(self, sample_count: u32) -> f64 {
+        match self {
+            PipelineConstant::RasterizerSampleCount => f64::from(sample_count),
+        }
+    }
+}
+
 /// An optional WebGPU feature a translated module needs (WebGPU spec, "Optional Features"); the
 /// device must be created with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -597,6 +627,9 @@ pub struct Translation {
     /// For a geometry shader (translated as a compute shader): what the code driving it needs
     /// ([`geometry`]).
     pub geometry: Option<geometry::GeometryInfo>,
+    /// The pipeline-overridable constants the module declares, in [`PipelineConstant`] order:
+    /// the pipeline creating code sets each from the pipeline's state.
+    pub pipeline_constants: Vec<PipelineConstant>,
     /// What a vertex or geometry shader writes per primitive (`select`): the locations of its
     /// SV_RenderTargetArrayIndex and SV_ViewportArrayIndex and a geometry shader's cull flag,
     /// which the pixel shader's [`TranslateOptions::primitive_select`] takes. Empty for the

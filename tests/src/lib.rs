@@ -12,6 +12,7 @@ pub mod layered_fixture;
 pub mod mesh_raster;
 pub mod point_sprite_model;
 pub mod raster;
+pub mod sample_fixture;
 pub mod skinned_effect_model;
 pub mod so_fixture;
 pub mod so_model;

@@ -1718,6 +1718,33 @@ impl<'a> Gen<'a> {
         w.line(
             "let buffers: Vec<Option<wgpu::VertexBufferLayout<'static>>> = v.vertex_layout.map(|l| VERTEX_LAYOUTS[l].clone()).into_iter().map(Some).collect();",
         );
+        // A pixel shader reading the rasterizer's sample count (`sampleinfo`/`samplepos` of the
+        // rasterizer) declares it as a pipeline-overridable constant, set from the pipeline's
+        // multisample state.
+        let counted: Vec<usize> = (0..self.c.shaders.len())
+            .filter(|&i| {
+                self.c.shaders[i].info.pipeline_constants.contains(&dxbc_wgsl::PipelineConstant::RasterizerSampleCount)
+            })
+            .collect();
+        let ps_constants = if counted.is_empty() {
+            "wgpu::PipelineCompilationOptions::default()"
+        } else {
+            w.line(&format!(
+                "// The pixel shaders that read the rasterizer's sample count (`override {}`).",
+                dxbc_wgsl::PipelineConstant::RasterizerSampleCount.name()
+            ));
+            w.line(&format!(
+                "const SAMPLE_COUNT_SHADERS: [usize; {}] = [{}];",
+                counted.len(),
+                counted.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ));
+            w.line(&format!(
+                "let sample_count = [({:?}, f64::from(options.multisample.count))];",
+                dxbc_wgsl::PipelineConstant::RasterizerSampleCount.name()
+            ));
+            w.line("let ps_constants: &[(&str, f64)] = if v.pixel.is_some_and(|p| SAMPLE_COUNT_SHADERS.contains(&p)) { &sample_count } else { &[] };");
+            "wgpu::PipelineCompilationOptions { constants: ps_constants, ..Default::default() }"
+        };
         w.open("device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {");
         w.line("label: Some(options.label.unwrap_or(NAME)),");
         w.line("layout: Some(&layouts.pipeline),");
@@ -1734,7 +1761,7 @@ impl<'a> Gen<'a> {
         w.open("(Some(ps), Some(module)) => Some(wgpu::FragmentState {");
         w.line("module,");
         w.line("entry_point: Some(ps.entry_point),");
-        w.line("compilation_options: wgpu::PipelineCompilationOptions::default(),");
+        w.line(&format!("compilation_options: {ps_constants},"));
         w.line("targets: options.color_targets,");
         w.close("}),");
         w.line("_ => None,");

@@ -118,6 +118,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_storage_bytes: 0,
             required_features: vec![],
             geometry: None,
+            pipeline_constants: Vec::new(),
             per_primitive: Default::default(),
         };
     }
@@ -160,6 +161,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_storage_bytes: 0,
             required_features: vec![],
             geometry: None,
+            pipeline_constants: Vec::new(),
             per_primitive: Default::default(),
         }
     } else {
@@ -204,6 +206,7 @@ pub fn fake_info(label: &str) -> StageInfo {
             workgroup_storage_bytes: 0,
             required_features: vec![],
             geometry: None,
+            pipeline_constants: Vec::new(),
             per_primitive: Default::default(),
         }
     }
@@ -254,6 +257,7 @@ pub fn fake_compute(label: &str) -> StageInfo {
         workgroup_storage_bytes: shared,
         required_features: vec![],
         geometry: None,
+        pipeline_constants: Vec::new(),
         per_primitive: Default::default(),
     }
 }
@@ -295,6 +299,7 @@ pub fn fake_geometry(label: &str) -> StageInfo {
             cull_flag_register: None,
             streams: None,
         }),
+        pipeline_constants: Vec::new(),
         per_primitive: Default::default(),
     }
 }

@@ -49,6 +49,15 @@ impl Program {
         })
     }
 
+    /// Its pipeline-overridable constants' values for a pipeline of `sample_count` samples per
+    /// pixel (`Translation::pipeline_constants`).
+    pub fn constants(&self, sample_count: u32) -> Vec<(&'static str, f64)> {
+        self.translation
+            .as_ref()
+            .map(|t| t.pipeline_constants.iter().map(|c| (c.name(), c.value(sample_count))).collect())
+            .unwrap_or_default()
+    }
+
     /// Locations the program writes (pixel shader: render targets) or reads.
     pub fn output_locations(&self) -> Vec<u32> {
         self.translation.as_ref().map(|t| t.outputs.iter().filter_map(|o| o.location).collect()).unwrap_or_default()
@@ -384,6 +393,7 @@ impl Renderer {
                     bind_group_layouts: &groups,
                     immediate_size: 0,
                 });
+                let ps_constants = d.ps.constants(d.sample_count);
                 let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: None,
                     layout: Some(&pl),
@@ -409,7 +419,10 @@ impl Renderer {
                     fragment: Some(wgpu::FragmentState {
                         module: &ps,
                         entry_point: Some(&d.ps.entry),
-                        compilation_options: Default::default(),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &ps_constants,
+                            ..Default::default()
+                        },
                         targets: &targets,
                     }),
                     multiview_mask: None,

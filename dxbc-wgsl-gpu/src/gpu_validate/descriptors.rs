@@ -36,6 +36,15 @@ pub struct ShaderDesc {
     pub wgsl: String,
     /// Entry point.
     pub entry_point: String,
+    /// The pipeline-overridable constants it declares (set from the pipeline's state).
+    pub constants: Vec<dxbc_wgsl::PipelineConstant>,
+}
+
+impl ShaderDesc {
+    /// Its constants' values for a pipeline of `sample_count` samples per pixel.
+    pub fn constant_values(&self, sample_count: u32) -> Vec<(&'static str, f64)> {
+        self.constants.iter().map(|c| (c.name(), c.value(sample_count))).collect()
+    }
 }
 
 /// One vertex buffer (slot 0, per-vertex step).
@@ -453,7 +462,12 @@ fn with_depth(
 }
 
 fn shader_desc(label: &str, info: &StageInfo) -> ShaderDesc {
-    ShaderDesc { label: label.to_string(), wgsl: info.wgsl.clone(), entry_point: info.entry_point.clone() }
+    ShaderDesc {
+        label: label.to_string(),
+        wgsl: info.wgsl.clone(),
+        entry_point: info.entry_point.clone(),
+        constants: info.pipeline_constants.clone(),
+    }
 }
 
 /// wgpu's feature for a WebGPU feature name of `Translation::required_features`.
@@ -866,6 +880,7 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
                     label: "a full-screen vertex shader".into(),
                     wgsl: vs,
                     entry_point: "main".into(),
+                    constants: Vec::new(),
                 },
                 pixel: Some(own),
                 groups: [Vec::new(), entries(Stage::Pixel)],
@@ -898,6 +913,7 @@ pub fn shader_pipeline(t: &dxbc_wgsl::Translation) -> Result<PipelineDesc, Strin
                     label: "a minimal pixel shader".into(),
                     wgsl: ps,
                     entry_point: "main".into(),
+                    constants: Vec::new(),
                 }),
                 groups: [entries(Stage::Vertex), Vec::new()],
                 vertex_buffer,

@@ -469,6 +469,8 @@ impl GpuValidator {
                         bind_group_layouts: &layouts,
                         immediate_size: 0,
                     });
+                    let constants =
+                        d.pixel.as_ref().map(|p| p.constant_values(d.multisample.count)).unwrap_or_default();
                     let _pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                         label: None,
                         layout: Some(&layout),
@@ -484,7 +486,10 @@ impl GpuValidator {
                         fragment: ps.as_ref().zip(d.pixel.as_ref()).map(|(module, p)| wgpu::FragmentState {
                             module,
                             entry_point: Some(&p.entry_point),
-                            compilation_options: wgpu::PipelineCompilationOptions::default(),
+                            compilation_options: wgpu::PipelineCompilationOptions {
+                                constants: &constants,
+                                ..Default::default()
+                            },
                             targets: &d.color_targets,
                         }),
                         multiview_mask: None,

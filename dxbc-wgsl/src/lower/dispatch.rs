@@ -88,7 +88,7 @@ pub(crate) fn lowering(op: Opcode) -> Option<Lowering> {
         O::EVAL_CENTROID | O::EVAL_SAMPLE_INDEX | O::EVAL_SNAPPED => {
             Refuse("WGSL has no interpolate-at-centroid/sample/offset")
         }
-        O::SAMPLE_POS => Refuse("WGSL cannot query sample positions"),
+        O::SAMPLE_POS => L(|cx, i| cx.sample_pos(i)),
         _ => return None,
     })
 }

@@ -98,6 +98,8 @@ pub struct Lowered {
     pub geometry: Option<crate::geometry::GeometryInfo>,
     /// What a vertex or geometry shader writes per primitive.
     pub per_primitive: crate::select::PrimitiveSelect,
+    /// The pipeline-overridable constants the module declares.
+    pub pipeline_constants: Vec<crate::PipelineConstant>,
 }
 
 /// A texture global.
@@ -204,6 +206,9 @@ pub(crate) struct Cx<'a, 'p> {
     pub primitive_select: Option<crate::select::PrimitiveSelect>,
     /// The flat `vec4<u32>` arguments of the per-primitive values, by location.
     pub flat_args: Vec<(u32, Handle<Expression>)>,
+    /// The pipeline-overridable constants declared so far (ordered: the `Translation` lists
+    /// them in [`crate::PipelineConstant`] order).
+    pub overrides: std::collections::BTreeMap<crate::PipelineConstant, Handle<naga::Override>>,
 }
 
 pub(crate) fn refuse_at(cx: &Cx<'_, '_>, i: usize, reason: RefusalReason, detail: impl Into<String>) -> TranslateError {
@@ -343,6 +348,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         behind_geometry: options.behind_geometry,
         primitive_select: options.primitive_select,
         flat_args: Vec::new(),
+        overrides: Default::default(),
     };
     if let Some(i) = crate::ir::uniformity::first_nonuniform_derivative(m) {
         cx.uniformity_note = Some(format!(
@@ -431,7 +437,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         cx.ret()?;
     }
     let workgroup_storage_bytes = m.tgsm.iter().map(|g| g.words * 4).sum();
-    let Cx { mut module, b, bindings, uniformity_note, prim, .. } = cx;
+    let Cx { mut module, b, bindings, uniformity_note, prim, overrides, .. } = cx;
     let function = b.finish();
     let stage = m.version.stage;
     let workgroup_size = if prim.is_some() { Some(geometry::PRIM_WORKGROUP) } else { m.thread_group };
@@ -463,10 +469,33 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         uniformity_note,
         per_primitive: geometry::per_primitive_outputs(m, geometry.as_ref()),
         geometry,
+        pipeline_constants: overrides.keys().copied().collect(),
     })
 }
 
 impl Cx<'_, '_> {
+    /// The value of pipeline-overridable constant `c` (declared once, `override NAME: u32 = 1;`:
+    /// the pipeline sets it, [`crate::PipelineConstant`]).
+    pub(crate) fn pipeline_constant(&mut self, c: crate::PipelineConstant) -> Handle<Expression> {
+        let h = match self.overrides.get(&c) {
+            Some(&h) => h,
+            None => {
+                let ty = self.ty(U, 1);
+                let init = self
+                    .module
+                    .global_expressions
+                    .append(Expression::Literal(naga::Literal::U32(1)), naga::Span::UNDEFINED);
+                let h = self.module.overrides.append(
+                    naga::Override { name: Some(c.name().into()), id: None, ty, init: Some(init) },
+                    naga::Span::UNDEFINED,
+                );
+                self.overrides.insert(c, h);
+                h
+            }
+        };
+        self.b.expr(Expression::Override(h))
+    }
+
     /// Calls function `name` of the helper library (`f64.wgsl`, the primitive stage's, the
     /// selection helper): its value, or `None` for a function without one.
     pub(crate) fn call_library_opt(

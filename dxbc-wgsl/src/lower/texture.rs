@@ -370,26 +370,82 @@ impl Cx<'_, '_> {
         self.write(i, &ops[0], &lanes, r, kind, false)
     }
 
-    /// `sampleinfo`: the sample count of a texture in `.x` (uint with `_uint`, else float), zero
-    /// in the other components; 1 for a texture that is not multisampled.
+    /// The sample count `sampleinfo` and `samplepos` read from operand `op`: a texture's
+    /// (`textureNumSamples`, 1 when it is not multisampled), or the rasterizer's, the pipeline's
+    /// sample count as the pipeline-overridable constant
+    /// [`crate::PipelineConstant::RasterizerSampleCount`] (a pixel shader's only; not yet behind a
+    /// geometry shader, whose draw the primitive stage's runtime creates).
+    fn sample_count_of(&mut self, i: usize, op: &Operand) -> R<E> {
+        if op.ty == OperandType::Rasterizer {
+            if self.m.version.stage != ShaderStage::Pixel || self.behind_geometry {
+                return Err(refuse_at(
+                    self,
+                    i,
+                    RefusalReason::WebGpuLimitation,
+                    "the rasterizer's sample count is a pipeline constant of a pixel shader's own render pipeline \
+                     (not yet behind a geometry shader)",
+                ));
+            }
+            return Ok(self.pipeline_constant(crate::PipelineConstant::RasterizerSampleCount));
+        }
+        if op.ty != OperandType::Resource {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::OperandUnsupported,
+                "sample count of a non-resource operand",
+            ));
+        }
+        let tex = self.texture(i, op)?;
+        Ok(if tex.multi {
+            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples })
+        } else {
+            self.b.u32(1)
+        })
+    }
+
+    /// `samplepos`: `(x, y, 0, 0)`, the position of sample `src1` (uint) relative to the pixel
+    /// centre in a resource or the rasterizer of that many samples, a zero vector for an index
+    /// out of range ("samplepos (sm4.1 - asm)"). WebGPU fixes the sample positions of the counts
+    /// it has (WebGPU spec, "Rasterization": count 1 the centre, count 4 D3D's standard
+    /// pattern `(-2,-6), (6,-2), (-6,2), (2,6)` / 16); a count WebGPU lacks reads zeros.
+    pub(super) fn sample_pos(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let ops = &ins.operands;
+        let lanes = mask_lanes(ops[0].select.mask());
+        let count = self.sample_count_of(i, &ops[1])?;
+        let index = self.read(i, &ops[2], &[0], U)?;
+        let (four, zero_f) = (self.b.u32(4), self.b.f32(0.0));
+        let is4 = self.b.bin(B::Equal, count, four);
+        let in_range = self.b.bin(B::Less, index, four);
+        let valid = self.b.bin(B::LogicalAnd, is4, in_range);
+        // D3D11.3's 4-sample standard pattern, in 1/16 pixel: x (-2, 6, -6, 2), y (-6, -2, 2, 6).
+        let pick = |cx: &mut Self, values: [f32; 4]| {
+            let mut v = cx.b.f32(values[0] / 16.0);
+            for (k, &value) in values.iter().enumerate().skip(1) {
+                let kk = cx.b.u32(k as u32);
+                let at = cx.b.bin(B::Equal, index, kk);
+                let x = cx.b.f32(value / 16.0);
+                v = cx.b.select(at, x, v);
+            }
+            cx.b.select(valid, v, zero_f)
+        };
+        let x = pick(self, [-2.0, 6.0, -6.0, 2.0]);
+        let y = pick(self, [-6.0, -2.0, 2.0, 6.0]);
+        let ty = self.ty(F, 4);
+        let v = self.b.compose(ty, vec![x, y, zero_f, zero_f]);
+        let r = self.result_swizzle(v, &ops[1], &lanes);
+        self.write(i, &ops[0], &lanes, r, F, ins.saturate)
+    }
+
+    /// `sampleinfo`: the sample count of a texture or of the rasterizer in `.x` (uint with
+    /// `_uint`, else float), zero in the other components; 1 for a texture that is not
+    /// multisampled.
     pub(super) fn sample_info(&mut self, i: usize) -> R<()> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
-        if ops[1].ty != OperandType::Resource {
-            return Err(refuse_at(
-                self,
-                i,
-                RefusalReason::WebGpuLimitation,
-                "the rasterizer's sample count is not visible to WGSL",
-            ));
-        }
-        let tex = self.texture(i, &ops[1])?;
-        let n = if tex.multi {
-            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples })
-        } else {
-            self.b.u32(1)
-        };
+        let n = self.sample_count_of(i, &ops[1])?;
         let zero = self.b.u32(0);
         let ty = self.ty(U, 4);
         let v = self.b.compose(ty, vec![n, zero, zero, zero]);

@@ -228,7 +228,7 @@ opcodes! {
     107 RESERVED_107 "reserved_107" Form::Raw, "" "", Refused(R::OpcodeUnsupported), 0;
     108 LOD "lod" I, "f" "frs", Refused(R::WebGpuLimitation), VARYING;
     109 GATHER4 "gather4" I, "x" "frs", Texture, VARYING;
-    110 SAMPLE_POS "samplepos" I, "f" "ru", Refused(R::WebGpuLimitation), 0;
+    110 SAMPLE_POS "samplepos" I, "f" "ru", Texture, 0;
     111 SAMPLE_INFO "sampleinfo" I, "x" "r", Texture, 0;
     112 RESERVED_112 "reserved_112" Form::Raw, "" "", Refused(R::OpcodeUnsupported), 0;
     113 HS_DECLS "hs_decls" I, "" "", Refused(R::StageUnsupported), 0;
