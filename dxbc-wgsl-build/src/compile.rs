@@ -479,6 +479,7 @@ pub const RESERVED_TYPES: &[&str] = &[
     "GeometryBindGroups",
     "GeometryPipelineOptions",
     "GeometryVariantInfo",
+    "StreamOutputPassError",
 ];
 
 /// Loads, translates and checks every permutation of an effect.
@@ -891,6 +892,37 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                     continue;
                 }
             };
+            // The pixel shader reads what the rasterized stream writes (D3D links it with that
+            // stream's signature elements; the draw's vertex shader carries every stream's).
+            if let (Some(r), Some(p), Some(prules)) = (decl.rasterized_stream, &c.pixel, &pass.pixel) {
+                let missing = info_of(p).inputs.iter().filter(|i| i.location.is_some()).find(|i| {
+                    !signature.iter().any(|e| {
+                        e.stream == r
+                            && e.register == i.register
+                            && e.semantic_name.eq_ignore_ascii_case(&i.semantic)
+                            && e.semantic_index == i.semantic_index
+                    })
+                });
+                if let Some(i) = missing {
+                    push(
+                        &mut errors,
+                        effect.error(
+                            &rule_span(prules, values),
+                            format!(
+                                "pass `{}` rasterizes stream {r}, but its pixel shader {} reads {} (v{}), which {} {} \
+                                 does not write on stream {r}",
+                                pass.name,
+                                p.with_role(ShaderRole::Stage).label(),
+                                i.semantic_label(),
+                                i.register,
+                                if gstage.implicit { "vertex shader" } else { "geometry shader" },
+                                front.with_role(ShaderRole::Stage).label()
+                            ),
+                        ),
+                    );
+                    continue;
+                }
+            }
             match dxbc_wgsl::geometry::resolve_so_declaration(
                 &signature,
                 &decl.entries,

@@ -39,6 +39,29 @@ pub fn so_desc(d: &dxbc_wgsl::geometry::SoDeclaration) -> SoDesc {
 mod tests {
     use super::*;
 
+    /// A declaration D3D accepts (512 entries of which most are 5-component gaps, strides of 2004
+    /// bytes) splits into more than 512 kernel entries; the kernels take it, and refuse only past
+    /// what 4 slots of 2048 bytes can hold.
+    #[test]
+    fn split_gaps_past_512_entries_are_taken() {
+        let mut entries = Vec::new();
+        for slot in 0..4 {
+            entries.push(SoEntry { stream: 0, register: Some(0), start_component: 0, component_count: 1, slot });
+            for _ in 0..100 {
+                // a 5-component gap, split
+                entries.push(SoEntry { stream: 0, register: None, start_component: 0, component_count: 4, slot });
+                entries.push(SoEntry { stream: 0, register: None, start_component: 0, component_count: 1, slot });
+            }
+        }
+        let desc = SoDesc { entries, strides: [2004; 4], rasterized_stream: None };
+        assert_eq!(desc.entries.len(), 804);
+        desc.validate().expect("804 split entries");
+        let mut too_many = desc.clone();
+        too_many.entries = vec![too_many.entries[0]; SO_MAX_KERNEL_ENTRIES + 1];
+        too_many.strides = [2048; 4];
+        assert!(too_many.validate().is_err());
+    }
+
     #[test]
     fn kernels_validate_with_naga() {
         let module = naga::front::wgsl::parse_str(STREAM_OUTPUT_WGSL).expect("parse");

@@ -84,6 +84,11 @@ fn declarations_are_checked_against_the_output_signature() {
             "slot 2",
         ),
         (
+            ("strides = [24, 8]", "strides = [24, 8]\nrasterized_stream = 2"),
+            "\"So_PS.dxbc\"\ntopology = \"point_list\"\nrasterizer",
+            "rasterizes stream 2, but its pixel shader So_PS.dxbc reads DATA (v1)",
+        ),
+        (
             ("rasterized_stream = 1", "rasterized_stream = \"none\""),
             "pixel = \"So_PS.dxbc\"\ntopology = \"point_list\"\n\n[passes.points",
             "rasterizes no stream",

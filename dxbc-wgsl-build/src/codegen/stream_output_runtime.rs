@@ -52,7 +52,7 @@ struct SoParams {
 // Per entry (a uniform: eight storage buffers are WebGPU's default limit per stage):
 // (output register or 0xFFFFFFFF for a gap, first component, components,
 // slot | byte offset in the vertex << 8).
-@group(0) @binding(1) var<uniform> so_entries: array<vec4<u32>, 512>;
+@group(0) @binding(1) var<uniform> so_entries: array<vec4<u32>, 2048>;
 @group(0) @binding(2) var<storage, read> so_vertices: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> so_indices: array<u32>;
 // Per invocation its primitive count, then its first primitive; word `invocations` the
@@ -266,6 +266,10 @@ pub const SO_SLOTS: u32 = 4;
 pub const SO_MAX_STRIDE: u32 = 2048;
 /// Entries of a declaration at most (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`).
 pub const SO_MAX_ENTRIES: usize = 512;
+/// Entries of a resolved declaration the kernels take (their uniform table, 32 KiB): a
+/// declaration's gaps are split into gaps of at most 4 components, and a slot's 2048 bytes hold
+/// at most 512 of them, so 4 slots at most 2048.
+pub const SO_MAX_KERNEL_ENTRIES: usize = 2048;
 /// The register of a gap entry in the kernels' entry table.
 pub const SO_GAP: u32 = 0xFFFF_FFFF;
 /// Words of `StreamOutput::state`.
@@ -347,8 +351,8 @@ impl SoDesc {
         if self.entries.is_empty() {
             return bad("no entries".into());
         }
-        if self.entries.len() > SO_MAX_ENTRIES {
-            return bad(format!("{} entries (D3D allows {SO_MAX_ENTRIES})", self.entries.len()));
+        if self.entries.len() > SO_MAX_KERNEL_ENTRIES {
+            return bad(format!("{} entries (at most {SO_MAX_KERNEL_ENTRIES} once gaps are split)", self.entries.len()));
         }
         if let Some(r) = self.rasterized_stream.filter(|&r| r >= SO_STREAMS) {
             return bad(format!("rasterized stream {r} (streams are 0-3)"));
@@ -608,7 +612,7 @@ impl StreamOutput {
         let table: Vec<u32> = desc.entry_table().iter().flatten().copied().collect();
         let entries = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("stream output: entries"),
-            size: SO_MAX_ENTRIES as u64 * 16,
+            size: SO_MAX_KERNEL_ENTRIES as u64 * 16,
             usage: wgpu::BufferUsages::UNIFORM,
             mapped_at_creation: true,
         });
