@@ -16,7 +16,7 @@
 //!
 //! The set: DirectXTK vertex and pixel shaders (in the repository), a loop, switches (one without
 //! `default`), a conditional return inside a loop, integer operations (udiv, bfi, ubfe, ishr,
-//! firstbit/countbits), `ld` with a texel offset, gather with an offset, gather-compare, a
+//! firstbit/countbits), `ld` with a texel offset, gather with an offset (immediate and from a register), gather-compare, a
 //! structured buffer, an immediate constant buffer, an indexable temp, `sample_c`, `discard`,
 //! `ld_ms`, input relative addressing, a mixed-type varying, clip distances, the primitive index,
 //! double-precision instructions, a compute shader with structured thread-group shared memory

@@ -307,33 +307,56 @@ impl Cx<'_, '_> {
             )
         })?;
         let (coordinate, array_index) = self.coords(i, &ops[1], &tex, F)?;
-        let offset = if po {
-            // WGSL offsets are constant expressions: only immediate programmable offsets fit.
+        // A programmable offset (`gather4_po*`) is the low 6 bits of each of the first two
+        // components, as a signed value in [-32, 31]. WGSL's offsets are constant expressions
+        // in [-8, 7]: an immediate offset in that range is one; any other offset moves the
+        // coordinate instead (`po_shift`, the footprint the offset selects).
+        let (offset, po_shift) = if po {
             let o = &ops[2];
-            if o.ty != OperandType::Immediate32 {
-                return Err(refuse_at(
+            let constant = (o.ty == OperandType::Immediate32).then(|| {
+                let sw = o.select.swizzle();
+                [0, 1].map(|k| {
+                    let w = if o.imm.len() == 1 { o.imm[0] } else { o.imm[sw[k] as usize] };
+                    ((w as i32) << 26) >> 26
+                })
+            });
+            match constant {
+                Some(v) if v.iter().all(|c| (-8..=7).contains(c)) => {
+                    let parts: Vec<E> = v.iter().map(|&c| self.b.i32(c)).collect();
+                    let ty = self.ty(I, 2);
+                    (Some(self.b.compose(ty, parts)), None)
+                }
+                Some(v) => {
+                    let parts: Vec<E> = v.iter().map(|&c| self.b.i32(c)).collect();
+                    let ty = self.ty(I, 2);
+                    (None, Some(self.b.compose(ty, parts)))
+                }
+                None => {
+                    let raw = self.read(i, o, &[0, 1], I)?;
+                    let zero = self.b.u32(0);
+                    let six = self.b.u32(6);
+                    (None, Some(self.b.math(M::ExtractBits, &[raw, zero, six])))
+                }
+            }
+        } else {
+            (self.offset_expr(ins, &tex), None)
+        };
+        if (offset.is_some() || po_shift.is_some()) && tex.dim == ImageDimension::Cube {
+            return Err(if po {
+                refuse_at(
                     self,
                     i,
-                    RefusalReason::WebGpuLimitation,
-                    "a gather offset read from a register (WGSL offsets are constants)",
-                ));
-            }
-            let sw = o.select.swizzle();
-            let parts: Vec<E> = (0..2)
-                .map(|k| {
-                    let w = if o.imm.len() == 1 { o.imm[0] } else { o.imm[sw[k] as usize] };
-                    // D3D uses the low 6 bits, sign-extended.
-                    self.b.i32(((w as i32) << 26) >> 26)
-                })
-                .collect();
-            let ty = self.ty(I, 2);
-            Some(self.b.compose(ty, parts))
-        } else {
-            self.offset_expr(ins, &tex)
-        };
-        if offset.is_some() && tex.dim == ImageDimension::Cube {
-            return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "texel offsets on cube textures"));
+                    RefusalReason::OperandUnsupported,
+                    "gather4_po on a cube texture (invalid in D3D: programmable offsets are for 2D textures)",
+                )
+            } else {
+                refuse_at(self, i, RefusalReason::WebGpuLimitation, "texel offsets on cube textures")
+            });
         }
+        let coordinate = match po_shift {
+            Some(off) => self.gather_footprint_coordinate(&tex, coordinate, off),
+            None => coordinate,
+        };
         let channel = match ops[smp_k].select {
             ComponentSelect::Select1(c) => c,
             ComponentSelect::Swizzle(sw) => sw[0],
@@ -368,6 +391,37 @@ impl Cx<'_, '_> {
         let kind = if compare { F } else { tex.kind };
         let r = self.result_swizzle(v, &ops[res_k], &lanes);
         self.write(i, &ops[0], &lanes, r, kind, false)
+    }
+
+    /// The coordinate whose gather footprint is the one `coordinate` selects moved by the
+    /// integer texel offset `off` (`vec2<i32>`), whatever the sampler's address modes: D3D's
+    /// footprint starts at texel `base = floor(coordinate · size − 0.5) + off` of the view's
+    /// most detailed mip (`size` = its width and height, which `textureGather` reads too); the
+    /// result is the corner that texel shares with the next one in x and y, `(base + 1) / size`.
+    /// That point is half a texel from every boundary, so the sampler's own rounding (of the
+    /// division, of its fixed-point texel address) selects exactly that footprint, then applies
+    /// its address mode (and comparison) to each of the four texels as for an offset of its own.
+    ///
+    /// The floor is D3D's on a texel boundary: when `coordinate · size − 0.5` is an integer the
+    /// f32 product is exact (a half-integer), so it is not rounded across. Within D3D's subtexel
+    /// precision (8 bits) of a boundary, D3D leaves the texel to the device; f32 decides. Moving
+    /// the coordinate by `off / size` instead would be rounded across exact boundaries on a
+    /// texture whose size is not a power of two.
+    fn gather_footprint_coordinate(&mut self, tex: &Tex, coordinate: E, off: E) -> E {
+        let size =
+            self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::Size { level: None } });
+        let size = self.b.convert(size, F);
+        let half = self.b.f32(0.5);
+        let half = self.b.splat(half, 2);
+        let texel = self.b.bin(B::Multiply, coordinate, size);
+        let texel = self.b.bin(B::Subtract, texel, half);
+        let base = self.b.math(M::Floor, &[texel]);
+        let off = self.b.convert(off, F);
+        let base = self.b.bin(B::Add, base, off);
+        let one = self.b.f32(1.0);
+        let one = self.b.splat(one, 2);
+        let corner = self.b.bin(B::Add, base, one);
+        self.b.bin(B::Divide, corner, size)
     }
 
     /// The sample count `sampleinfo` and `samplepos` read from operand `op`: a texture's
