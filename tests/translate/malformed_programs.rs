@@ -155,3 +155,27 @@ fn compute_shader_inputs_and_outputs_are_refused() {
         assert!(got_detail.contains(detail), "{what}: `{got_detail}` does not mention `{detail}`");
     }
 }
+
+/// What WebGPU lacks, or what the bytecode does not carry, is named as such: `oStencilRef` is a
+/// WebGPU absence (no WGSL output for the stencil reference), and class linkage (an interface
+/// declaration) needs the class instances the application binds at SetShader time. Before, the
+/// first was "output register type OutputStencilRef" and the second "not translated yet".
+#[test]
+fn stencil_ref_output_and_class_linkage_are_refused_with_their_reasons() {
+    use dxbc_wgsl_tests::asm::{ins, pixel_shader_with, DCL_OUTPUT};
+    let stencil_ref = 41;
+    let blob = pixel_shader_with(0x50, &[ins(DCL_OUTPUT, &[vec![1 | (stencil_ref << 12)]])], &[], 1, &[], false);
+    let (reason, instruction, detail) = refusal_of(&blob);
+    assert_eq!(reason, "webgpu_limitation", "{detail}");
+    assert_eq!(instruction, Some(0), "{detail}");
+    assert!(detail.contains("stencil reference"), "{detail}");
+
+    // `dcl_function_body fb0` (opcode 144, one raw word).
+    let dcl_function_body = 144;
+    let body = vec![dcl_function_body | (2 << 24), 0];
+    let blob = pixel_shader_with(0x50, &[body], &[], 1, &[], false);
+    let (reason, instruction, detail) = refusal_of(&blob);
+    assert_eq!(reason, "interfaces", "{detail}");
+    assert_eq!(instruction, Some(0), "{detail}");
+    assert!(detail.contains("SetShader"), "{detail}");
+}

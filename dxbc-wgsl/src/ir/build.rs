@@ -371,6 +371,19 @@ fn case_value(i: usize, ins: &Instruction) -> Result<u32, TranslateError> {
 fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), TranslateError> {
     let op = ins.opcode;
     let unsupported = |what: &str| refuse(RefusalReason::DeclarationUnsupported, i, ins, what.to_string());
+    // The opcode table's refusal applies to declarations as it does to instructions.
+    if let crate::sm4::opcodes::Family::Refused(reason) = op.family() {
+        let what = match reason {
+            RefusalReason::Interfaces => {
+                "class linkage (`dcl_function_body`/`dcl_function_table`/`dcl_interface`): which class \
+                 instance each interface slot calls, and where its data lives, is chosen by the \
+                 application at SetShader time (ID3D11ClassInstance), information the bytecode does \
+                 not carry"
+            }
+            _ => "this declaration is refused",
+        };
+        return Err(refuse(reason, i, ins, what.to_string()));
+    }
     let Some(decl) = ins.declaration() else {
         return Err(unsupported("this declaration is not translated yet"));
     };

@@ -303,6 +303,15 @@ impl Cx<'_, '_> {
                 self.depth_clamp = Some((out.members.len(), greater, pos));
                 (BuiltIn::FragDepth, ScalarKind::Float, "frag_depth")
             }
+            OperandType::OutputStencilRef => {
+                return Err(refuse_decl(
+                    m,
+                    d.at,
+                    RefusalReason::WebGpuLimitation,
+                    "oStencilRef (SV_StencilRef): WGSL has no fragment output for the stencil reference value"
+                        .to_string(),
+                ))
+            }
             other => {
                 return Err(refuse_decl(
                     m,
