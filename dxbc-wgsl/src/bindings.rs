@@ -82,7 +82,8 @@ impl BindingClass {
 pub struct BindingSlot {
     /// Register class.
     pub class: BindingClass,
-    /// Register number (`3` for `t3`); for SM5.1 ranges, the first register of the range.
+    /// Register number (`3` for `t3`); for an element of an SM5.1 resource array (`T0[3]` of
+    /// `T0[2:5]`), that element's register.
     pub slot: u32,
     /// Register space (0 before SM5.1).
     pub space: u32,

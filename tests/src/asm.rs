@@ -184,7 +184,13 @@ pub fn dcl_tgsm_structured(reg: u32, stride: u32, count: u32) -> Vec<u32> {
 /// `cs_5_0` with `dcl_thread_group x, y, z`, the given declarations, `dcl_temps temps`, then
 /// `body` and `ret`, in a DXBC container with empty signatures.
 pub fn compute_shader(group: [u32; 3], decls: &[Vec<u32>], temps: u32, body: &[Vec<u32>]) -> Vec<u8> {
-    let mut program = vec![0x0005_0050, 0];
+    compute_shader_of(CS_5_0, group, decls, temps, body)
+}
+
+/// [`compute_shader`] of version token `version` ([`CS_5_0`], or [`CS_5_1`] with its register
+/// ranges: [`dcl_range`], [`element`]).
+pub fn compute_shader_of(version: u32, group: [u32; 3], decls: &[Vec<u32>], temps: u32, body: &[Vec<u32>]) -> Vec<u8> {
+    let mut program = vec![version, 0];
     program.extend([DCL_THREAD_GROUP | (4 << 24), group[0], group[1], group[2]]);
     for d in decls {
         program.extend(d);
@@ -508,4 +514,76 @@ pub fn shader_streams(
         }
     }
     dxbc_wgsl::container::assemble(&chunks)
+}
+
+// ---- SM5.1: register ranges and spaces ----
+
+/// Version tokens of compute shaders.
+pub const CS_5_0: u32 = 0x0005_0050;
+pub const CS_5_1: u32 = 0x0005_0051;
+/// Operand types of resources and samplers.
+pub const SAMPLER: u32 = 6;
+pub const RESOURCE: u32 = 7;
+/// Opcodes of resources.
+pub const LD: u32 = 45;
+pub const SAMPLE_L: u32 = 72;
+pub const DCL_RESOURCE: u32 = 88;
+pub const DCL_SAMPLER: u32 = 90;
+/// `D3D10_SB_RESOURCE_DIMENSION_TEXTURE2D`, as `dcl_resource`'s control bits take it.
+pub const TEXTURE2D: u32 = 3;
+/// The upper bound of an unbounded range (`T0[3:*]`).
+pub const UNBOUNDED: u32 = u32::MAX;
+
+/// The first token of an SM5.1 operand of register type `ty` with `indices` indices (all
+/// immediate), after `head`: its component count and selection bits.
+fn sm51_token(head: u32, ty: u32, indices: u32) -> u32 {
+    head | (ty << 12) | (indices << 20)
+}
+
+/// The component bits fxc writes for an operand of type `ty`: four components and a swizzle
+/// for constant buffers and resources, none for samplers and UAVs.
+fn declared_components(ty: u32) -> u32 {
+    match ty {
+        CONSTANT_BUFFER | RESOURCE => 2 | (1 << 2) | (swizzle("xyzw") << 4),
+        _ => 0,
+    }
+}
+
+/// An SM5.1 binding declaration: `opcode` (with its control bits) of the range
+/// `ty#id[lower:upper]` ([`UNBOUNDED`] for `*`), then `before_space` (a resource's return type
+/// token, a constant buffer's size) and the register space:
+/// `dcl_resource_texture2d (float,float,float,float) T0[2:5], space=1` is
+/// `dcl_range(DCL_RESOURCE | (TEXTURE2D << 11), RESOURCE, 0, 2, 5, &[0x5555], 1)`.
+pub fn dcl_range(opcode: u32, ty: u32, id: u32, lower: u32, upper: u32, before_space: &[u32], space: u32) -> Vec<u32> {
+    let mut operand = vec![sm51_token(declared_components(ty), ty, 3), id, lower, upper];
+    operand.extend_from_slice(before_space);
+    operand.push(space);
+    ins(opcode, &[operand])
+}
+
+/// An access to register `register` of SM5.1 range `ty#id` as a source (`T0[3].swz`, `S0[5]`
+/// without components, `U0[1]`), with an immediate index.
+pub fn element(ty: u32, id: u32, register: u32, swz: &str) -> Vec<u32> {
+    let head = if ty == SAMPLER || swz.is_empty() { 0 } else { 2 | (1 << 2) | (swizzle(swz) << 4) };
+    vec![sm51_token(head, ty, 2), id, register]
+}
+
+/// `U0[register].mask` of SM5.1 range `U#id` as a destination.
+pub fn element_dst(id: u32, register: u32, m: &str) -> Vec<u32> {
+    vec![sm51_token(2 | (mask(m) << 4), UAV, 2), id, register]
+}
+
+/// `CB{id}[register][offset].swz` of an SM5.1 constant-buffer range.
+pub fn cb_element(id: u32, register: u32, offset: u32, swz: &str) -> Vec<u32> {
+    vec![sm51_token(2 | (1 << 2) | (swizzle(swz) << 4), CONSTANT_BUFFER, 3), id, register, offset]
+}
+
+/// A source `ty#id[rN.c + base]` of an SM5.1 range (a dynamic index: index 1 immediate plus
+/// relative, representation 3), with `tail` the indices after it (a constant buffer's offset).
+pub fn element_relative(ty: u32, id: u32, temp: u32, component: u32, base: u32, swz: &str, tail: &[u32]) -> Vec<u32> {
+    let head = if ty == SAMPLER || swz.is_empty() { 0 } else { 2 | (1 << 2) | (swizzle(swz) << 4) };
+    let mut t = vec![sm51_token(head, ty, 2 + tail.len() as u32) | (3 << 25), id, base];
+    t.extend([2 | (2 << 2) | (component << 4) | (TEMP << 12) | (1 << 20), temp]);
+    t.extend_from_slice(tail);
+    t
 }

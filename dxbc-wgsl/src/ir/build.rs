@@ -10,6 +10,7 @@ use crate::shader::Shader;
 use crate::sm4::decl::{Binding, ConstantBufferAccess, CustomData, Declaration, ResourceDimension, ReturnType};
 use crate::sm4::{Index, Instruction, Opcode, Operand, OperandType, ShaderStage};
 use crate::TranslateOptions;
+use std::collections::HashMap;
 
 /// Deepest nesting of `if`/`loop`/`switch` accepted. Tint limits WGSL statement nesting to 127
 /// (an `if` takes two levels, a `switch` three), and the lowering, the uniformity analysis and
@@ -89,6 +90,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         cbuffers: Vec::new(),
         samplers: Vec::new(),
         resources: Vec::new(),
+        range_elements: Default::default(),
         icb: None,
         input_ranges: Vec::new(),
         thread_group: None,
@@ -246,6 +248,7 @@ pub fn build<'p>(shader: &'p Shader<'_>, _options: &TranslateOptions) -> Result<
         return Err(unstructured(last, ins, "the program ends inside an open `if`/`loop`/`switch`"));
     }
     m.body = stack.pop().expect("root").1;
+    expand_ranges(&mut m)?;
     Ok(m)
 }
 
@@ -407,7 +410,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         _ => None,
     };
     if let Some((b, shape, uav_flags)) = resource {
-        check_range(i, ins, b)?;
+        let range = check_range(i, ins, b)?;
         let shape = shape?;
         let uav = uav_flags.is_some();
         // One declaration per register id: a second would make two WGSL globals of one name.
@@ -422,6 +425,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             shape,
             uav,
             flags: uav_flags.unwrap_or_default(),
+            range,
         });
         return Ok(());
     }
@@ -511,14 +515,7 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             });
         }
         Declaration::ConstantBuffer { binding: b, size, access } => {
-            if b.upper_bound != b.lower_bound {
-                return Err(refuse(
-                    RefusalReason::ResourceUnsupported,
-                    i,
-                    ins,
-                    "constant-buffer arrays (register ranges)",
-                ));
-            }
+            let range = check_range(i, ins, b)?;
             if m.cbuffers.iter().any(|c| c.id == b.id) {
                 return Err(unsupported("a constant-buffer id declared twice"));
             }
@@ -529,14 +526,15 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
                 space: b.space,
                 size: *size,
                 dynamic: *access == ConstantBufferAccess::DynamicIndexed,
+                range,
             });
         }
         Declaration::Sampler { binding: b, mode } => {
-            check_range(i, ins, b)?;
+            let range = check_range(i, ins, b)?;
             if m.samplers.iter().any(|s| s.id == b.id) {
                 return Err(unsupported("a sampler id declared twice"));
             }
-            m.samplers.push(SamplerDecl { at: i, id: b.id, slot: b.lower_bound, space: b.space, mode: *mode });
+            m.samplers.push(SamplerDecl { at: i, id: b.id, slot: b.lower_bound, space: b.space, mode: *mode, range });
         }
         &Declaration::ThreadGroup(size) => {
             if m.version.stage != ShaderStage::Compute {
@@ -700,10 +698,178 @@ const MAX_TGSM_BYTES: u64 = 32 * 1024;
 /// D3D11.3's limit on temp registers (`r#` and `x#` together).
 const MAX_TEMP_REGISTERS: u32 = 4096;
 
-/// SM5.1 register ranges (arrays of resources) are refused for now.
-fn check_range(i: usize, ins: &Instruction, b: &Binding) -> Result<(), TranslateError> {
-    if b.upper_bound != b.lower_bound {
-        return Err(refuse(RefusalReason::ResourceUnsupported, i, ins, "resource arrays (SM5.1 register ranges)"));
+/// An SM5.1 register range of several registers (`T0[8:15]`, `S0[1:*]`): its id, which the
+/// declaration keeps as `range` until [`expand_ranges`] replaces it by its elements; `None` for
+/// one register.
+fn check_range(i: usize, ins: &Instruction, b: &Binding) -> Result<Option<u32>, TranslateError> {
+    if b.upper_bound < b.lower_bound {
+        return Err(refuse(
+            RefusalReason::DeclarationUnsupported,
+            i,
+            ins,
+            format!(
+                "a register range [{}:{}] whose upper bound is below its lower bound",
+                b.lower_bound, b.upper_bound
+            ),
+        ));
     }
+    Ok((b.upper_bound != b.lower_bound).then_some(b.id))
+}
+
+/// SM5.1 register ranges of several registers (`dcl_resource_texture2d T0[8:15], space=4`,
+/// `dcl_sampler S0[1:*]`, unbounded): each register an access names with an immediate index
+/// (`T0[10]`) becomes a declaration of its own at that register (`docs/binding-model.md`: bound
+/// as a declaration of that one register would be), with a fresh logical id that
+/// [`Module::resource_id`] gives the access. A register no instruction names gets no binding
+/// (no instruction can read it), which also makes unbounded ranges exact. An access with a
+/// register index (`S0[r0.x + 1]`) would need binding arrays, which WebGPU lacks: refused; so is
+/// an immediate index outside the range (D3D leaves it undefined).
+fn expand_ranges(m: &mut Module<'_>) -> Result<(), TranslateError> {
+    use std::collections::BTreeSet;
+    let has_range = m.cbuffers.iter().any(|c| c.range.is_some())
+        || m.samplers.iter().any(|s| s.range.is_some())
+        || m.resources.iter().any(|r| r.range.is_some());
+    if !has_range {
+        return Ok(());
+    }
+    // Per range (register type, id): its declaring instruction, bounds and space.
+    let mut ranges: HashMap<(OperandType, u32), (usize, u32, u32, u32)> = HashMap::new();
+    let declared = m.cbuffers.iter().filter_map(|c| c.range.map(|id| (OperandType::ConstantBuffer, id, c.at)));
+    let declared = declared
+        .chain(m.samplers.iter().filter_map(|s| s.range.map(|id| (OperandType::Sampler, id, s.at))))
+        .chain(m.resources.iter().filter_map(|r| {
+            let ty = if r.uav { OperandType::UnorderedAccessView } else { OperandType::Resource };
+            r.range.map(|id| (ty, id, r.at))
+        }));
+    for (ty, id, at) in declared.collect::<Vec<_>>() {
+        let b = m.ins(at).declaration().and_then(|d| d.binding()).expect("a binding declaration");
+        ranges.insert((ty, id), (at, b.lower_bound, b.upper_bound, b.space));
+    }
+    // The registers the accesses name; the first access in program order that names none
+    // (a register index) or one outside its range refuses the shader.
+    let mut used: HashMap<(OperandType, u32), BTreeSet<u32>> = HashMap::new();
+    fn accesses<'o>(op: &'o Operand, out: &mut Vec<&'o Operand>) {
+        out.push(op);
+        for x in &op.indices {
+            if let Index::Relative { reg, .. } = x {
+                accesses(reg, out);
+            }
+        }
+    }
+    for (i, ins) in m.program.instructions.iter().enumerate() {
+        if ins.opcode.is_declaration() {
+            continue;
+        }
+        let mut ops = Vec::new();
+        ins.operands.iter().for_each(|o| accesses(o, &mut ops));
+        for op in ops {
+            let Some(&(at, lower, upper, space)) = ranges.get(&(op.ty, op.reg())) else { continue };
+            let range = range_name(op.ty, op.reg(), lower, upper, space);
+            match op.indices.get(1) {
+                Some(Index::Imm(r)) if (lower..=upper).contains(r) => {
+                    used.entry((op.ty, op.reg())).or_default().insert(*r);
+                }
+                Some(Index::Imm(r)) => {
+                    return Err(refuse(
+                        RefusalReason::OperandUnsupported,
+                        i,
+                        ins,
+                        format!("register {r} is outside the resource array {range} (declared at instruction {at})"),
+                    ))
+                }
+                Some(Index::Relative { .. }) => {
+                    return Err(refuse(
+                        RefusalReason::WebGpuLimitation,
+                        i,
+                        ins,
+                        format!(
+                            "dynamic index into a resource array: needs binding arrays, which WebGPU lacks \
+                             ({range}, declared at instruction {at}, indexed by a register)"
+                        ),
+                    ))
+                }
+                _ => {
+                    return Err(refuse(
+                        RefusalReason::OperandUnsupported,
+                        i,
+                        ins,
+                        format!("an access to the resource array {range} without a 32-bit register index"),
+                    ))
+                }
+            }
+        }
+    }
+    // Each range's declaration is replaced by one per register used, in register order, with
+    // ids past every id of its list.
+    let program = m.program;
+    let mut elements = HashMap::new();
+    let mut expand = |at: usize, ty: OperandType, range: u32, next: &mut u32| {
+        let registers: Vec<u32> = used.get(&(ty, range)).map(|s| s.iter().copied().collect()).unwrap_or_default();
+        let mut ids = Vec::new();
+        for r in registers {
+            let id = *next;
+            *next = next.checked_add(1).ok_or_else(|| {
+                refuse(
+                    RefusalReason::DeclarationUnsupported,
+                    at,
+                    &program.instructions[at],
+                    "register ids up to 4294967295 leave none for the elements of a resource array",
+                )
+            })?;
+            elements.insert((ty, range, r), id);
+            ids.push((id, r));
+        }
+        Ok::<_, TranslateError>(ids)
+    };
+    let mut next = m.cbuffers.iter().map(|c| c.id).max().map_or(0, |x| x.saturating_add(1));
+    let mut cbuffers = Vec::new();
+    for c in std::mem::take(&mut m.cbuffers) {
+        let Some(range) = c.range else {
+            cbuffers.push(c);
+            continue;
+        };
+        for (id, slot) in expand(c.at, OperandType::ConstantBuffer, range, &mut next)? {
+            cbuffers.push(CbDecl { id, slot, ..c.clone() });
+        }
+    }
+    m.cbuffers = cbuffers;
+    let mut next = m.samplers.iter().map(|s| s.id).max().map_or(0, |x| x.saturating_add(1));
+    let mut samplers = Vec::new();
+    for s in std::mem::take(&mut m.samplers) {
+        let Some(range) = s.range else {
+            samplers.push(s);
+            continue;
+        };
+        for (id, slot) in expand(s.at, OperandType::Sampler, range, &mut next)? {
+            samplers.push(SamplerDecl { id, slot, ..s.clone() });
+        }
+    }
+    m.samplers = samplers;
+    let mut next = m.resources.iter().map(|r| r.id).max().map_or(0, |x| x.saturating_add(1));
+    let mut resources = Vec::new();
+    for r in std::mem::take(&mut m.resources) {
+        let Some(range) = r.range else {
+            resources.push(r);
+            continue;
+        };
+        let ty = if r.uav { OperandType::UnorderedAccessView } else { OperandType::Resource };
+        for (id, slot) in expand(r.at, ty, range, &mut next)? {
+            resources.push(ResourceDecl { id, slot, ..r.clone() });
+        }
+    }
+    m.resources = resources;
+    m.range_elements = elements;
     Ok(())
+}
+
+/// `T0[8:15], space 4` (`*` for an unbounded range), as a refusal names a range.
+fn range_name(ty: OperandType, id: u32, lower: u32, upper: u32, space: u32) -> String {
+    let letter = match ty {
+        OperandType::ConstantBuffer => "CB",
+        OperandType::Sampler => "S",
+        OperandType::UnorderedAccessView => "U",
+        _ => "T",
+    };
+    let upper = if upper == u32::MAX { "*".to_string() } else { upper.to_string() };
+    format!("{letter}{id}[{lower}:{upper}], space {space}")
 }

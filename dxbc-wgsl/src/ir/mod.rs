@@ -19,7 +19,8 @@ pub use types::{infer_storage, Storage, StorageMap};
 
 use crate::chunks::signature::Signature;
 use crate::sm4::decl::{GlobalFlags, InterpolationMode, SamplerMode, UavFlags};
-use crate::sm4::{Instruction, Operand, Program, ShaderVersion};
+use crate::sm4::{Index, Instruction, Operand, OperandType, Program, ShaderVersion};
+use std::collections::HashMap;
 
 /// A block of nodes.
 pub type Block = Vec<Node>;
@@ -140,6 +141,10 @@ pub struct CbDecl {
     pub size: u32,
     /// `dynamicIndexed`.
     pub dynamic: bool,
+    /// For an element of an SM5.1 register range of several registers, the range's id (`id` is
+    /// then the element's own logical id and `slot` its register; [`Module::range_elements`]);
+    /// `None` for a declaration of one register.
+    pub range: Option<u32>,
 }
 
 /// A sampler declaration.
@@ -155,6 +160,10 @@ pub struct SamplerDecl {
     pub space: u32,
     /// Mode.
     pub mode: SamplerMode,
+    /// For an element of an SM5.1 register range of several registers, the range's id (`id` is
+    /// then the element's own logical id and `slot` its register; [`Module::range_elements`]);
+    /// `None` for a declaration of one register.
+    pub range: Option<u32>,
 }
 
 /// What kind of SRV/UAV a declaration makes.
@@ -200,6 +209,10 @@ pub struct ResourceDecl {
     pub uav: bool,
     /// UAV flags (globally coherent, rasterizer ordered, hidden counter); none for SRVs.
     pub flags: UavFlags,
+    /// For an element of an SM5.1 register range of several registers, the range's id (`id` is
+    /// then the element's own logical id and `slot` its register; [`Module::range_elements`]);
+    /// `None` for a declaration of one register.
+    pub range: Option<u32>,
 }
 
 /// An indexable temp (`x#[n]`) declaration.
@@ -258,6 +271,10 @@ pub struct Module<'p> {
     pub samplers: Vec<SamplerDecl>,
     /// SRVs and UAVs.
     pub resources: Vec<ResourceDecl>,
+    /// The elements of SM5.1 register ranges of several registers (`T0[8:15]`), each accessed
+    /// with an immediate index and declared on its own above: per (register type, range id,
+    /// register) the element's logical id ([`Module::resource_id`]).
+    pub range_elements: HashMap<(OperandType, u32, u32), u32>,
     /// Immediate constant buffer (`dcl_immediateConstantBuffer`), as 4-word rows.
     pub icb: Option<Vec<[u32; 4]>>,
     /// `dcl_indexrange` of input registers: (declaring instruction, first register, count).
@@ -293,6 +310,20 @@ impl<'p> Module<'p> {
     pub fn ins(&self, i: usize) -> &'p Instruction {
         &self.program.instructions[i]
     }
+
+    /// The logical id of the declaration a resource, sampler or constant-buffer operand names:
+    /// its own id (`T1`, `t1`), or for `T0[10]`, an element of a range expanded into separate
+    /// declarations, that element's id. The builder refuses any other access to such a range.
+    pub fn resource_id(&self, op: &Operand) -> u32 {
+        let id = op.reg();
+        if self.range_elements.is_empty() {
+            return id;
+        }
+        match op.indices.get(1) {
+            Some(Index::Imm(register)) => self.range_elements.get(&(op.ty, id, *register)).copied().unwrap_or(id),
+            _ => id,
+        }
+    }
 }
 
 /// Checks the invariants the lowering relies on: every node refers to an instruction of the
@@ -302,7 +333,7 @@ impl<'p> Module<'p> {
 /// # Errors
 /// A description of the first broken invariant.
 pub fn validate(m: &Module<'_>) -> Result<(), String> {
-    use crate::sm4::{Opcode, OperandType};
+    use crate::sm4::Opcode;
     fn check_operand(m: &Module<'_>, i: usize, op: &Operand, is_dst: bool) -> Result<(), String> {
         match op.ty {
             OperandType::Temp if op.reg() >= m.temps => {

@@ -101,8 +101,10 @@ pub fn infer_storage(m: &Module<'_>) -> StorageMap {
     let mut ops = Vec::new();
     collect(&m.body, &mut ops);
     let return_storage = |op: &Operand| -> Option<Storage> {
-        let d =
-            m.resources.iter().find(|r| r.id == op.reg() && (op.ty == OperandType::UnorderedAccessView) == r.uav)?;
+        let d = m
+            .resources
+            .iter()
+            .find(|r| r.id == m.resource_id(op) && (op.ty == OperandType::UnorderedAccessView) == r.uav)?;
         match d.shape {
             ResourceShape::Typed { ret, .. } => match ret[0] {
                 3 => Some(Storage::I32),
@@ -176,7 +178,7 @@ pub fn infer_storage(m: &Module<'_>) -> StorageMap {
                 let votes = match o.ty {
                     OperandType::Temp => temp_votes.get_mut(o.reg() as usize),
                     OperandType::IndexableTemp => Some(x_votes.entry(o.reg()).or_default()),
-                    OperandType::ConstantBuffer if !is_dst => Some(cb_votes.entry(o.reg()).or_default()),
+                    OperandType::ConstantBuffer if !is_dst => Some(cb_votes.entry(m.resource_id(o)).or_default()),
                     OperandType::ImmediateConstantBuffer if !is_dst => Some(&mut icb_votes),
                     _ => None,
                 };

@@ -23,7 +23,7 @@ impl Cx<'_, '_> {
         let res = &ops[uav_k];
         let addr_op = &ops[uav_k + 1];
         let is_uav = res.ty == OperandType::UnorderedAccessView;
-        if is_uav && self.storage_textures.contains_key(&res.reg()) {
+        if is_uav && self.storage_textures.contains_key(&self.m.resource_id(res)) {
             return Err(refuse_at(
                 self,
                 i,
@@ -31,7 +31,7 @@ impl Cx<'_, '_> {
                 "atomics on a typed UAV texture (WGSL has atomics only on storage-buffer and workgroup words)",
             ));
         }
-        let typed = if is_uav { self.typed_buffers.get(&(true, res.reg())).copied() } else { None };
+        let typed = if is_uav { self.typed_buffers.get(&(true, self.m.resource_id(res))).copied() } else { None };
         let (buf, w, ok) = if let Some(tb) = typed {
             // A typed RWBuffer emulated on words: D3D allows atomics only on R32 views, one word
             // per element, addressed by the element index in `.x`.

@@ -23,7 +23,7 @@ impl Cx<'_, '_> {
                 return Err(refuse_at(self, i, RefusalReason::OperandUnsupported, format!("{other:?} as a buffer")))
             }
         };
-        self.buffers.get(&(uav, op.reg())).copied().ok_or_else(|| {
+        self.buffers.get(&(uav, self.m.resource_id(op))).copied().ok_or_else(|| {
             refuse_at(
                 self,
                 i,
@@ -219,7 +219,7 @@ impl Cx<'_, '_> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
-        let id = ops[2].reg();
+        let id = self.m.resource_id(&ops[2]);
         if let Some(tb) = self.typed_buffers.get(&(true, id)).copied() {
             return self.typed_buffer_load(i, tb, &ops[1], &ops[2]);
         }
@@ -275,7 +275,7 @@ impl Cx<'_, '_> {
     pub(super) fn uav_typed_store(&mut self, i: usize) -> R<()> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
-        let id = ops[0].reg();
+        let id = self.m.resource_id(&ops[0]);
         if let Some(tb) = self.typed_buffers.get(&(true, id)).copied() {
             let index = self.read(i, &ops[1], &[0], U)?;
             let vals: Vec<E> = (0..tb.components as u8).map(|c| self.read(i, &ops[2], &[c], U)).collect::<R<_>>()?;
@@ -313,7 +313,7 @@ impl Cx<'_, '_> {
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
         let uav = ops[1].ty == OperandType::UnorderedAccessView;
-        if let Some(tb) = self.typed_buffers.get(&(uav, ops[1].reg())).copied() {
+        if let Some(tb) = self.typed_buffers.get(&(uav, self.m.resource_id(&ops[1]))).copied() {
             let words = self.b.expr(Expression::ArrayLength(tb.expr));
             let n = self.b.u32(tb.components);
             let count = self.b.bin(B::Divide, words, n);

@@ -271,7 +271,7 @@ impl Cx<'_, '_> {
                 Ok((self.b.load(p), k, false))
             }
             OperandType::ConstantBuffer => {
-                let id = op.reg();
+                let id = self.m.resource_id(op);
                 let (arr, n, st) = *self.cbuffers.get(&id).ok_or_else(|| {
                     refuse_at(self, i, RefusalReason::OperandUnsupported, format!("cb{id} is not declared"))
                 })?;

@@ -92,12 +92,12 @@ impl Cx<'_, '_> {
             let letters: Vec<char> = info.dst.chars().chain(info.src.chars()).collect();
             for (k, o) in ins.operands.iter().enumerate() {
                 match (letters.get(k), o.ty) {
-                    (Some('r'), OperandType::Resource) if is_cmp => tex.push(o.reg()),
+                    (Some('r'), OperandType::Resource) if is_cmp => tex.push(self.m.resource_id(o)),
                     (Some('s'), OperandType::Sampler) => {
                         if is_cmp {
-                            cmp_samplers.push(o.reg())
+                            cmp_samplers.push(self.m.resource_id(o))
                         } else {
-                            plain_samplers.push(o.reg())
+                            plain_samplers.push(self.m.resource_id(o))
                         }
                     }
                     _ => {}
@@ -139,7 +139,7 @@ impl Cx<'_, '_> {
                 Type { name: None, inner: TypeInner::Array { base: v4, size: len, stride: 16 } },
                 Span::UNDEFINED,
             );
-            let name = format!("cb{}", cb.id);
+            let name = global_name("cb", cb.id, cb.range, cb.slot);
             let gb = self.bind(
                 cb.at,
                 BindingClass::ConstantBuffer,
@@ -243,7 +243,7 @@ impl Cx<'_, '_> {
                 .module
                 .types
                 .insert(Type { name: None, inner: TypeInner::Sampler { comparison } }, Span::UNDEFINED);
-            let name = format!("s{}", s.id);
+            let name = global_name("s", s.id, s.range, s.slot);
             let gb =
                 self.bind(s.at, BindingClass::Sampler, s.slot, s.space, ResourceKind::Sampler { comparison }, &name)?;
             let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
@@ -352,7 +352,7 @@ impl Cx<'_, '_> {
             _ if !self.srv_sampled(r.id) => TextureSample::UnfilterableFloat,
             _ => TextureSample::Float,
         };
-        let name = format!("t{}", r.id);
+        let name = global_name("t", r.id, r.range, r.slot);
         let gb = self.bind(
             r.at,
             BindingClass::ShaderResource,
@@ -375,8 +375,8 @@ impl Cx<'_, '_> {
                 continue;
             }
             for o in &ins.operands {
-                if o.ty == OperandType::UnorderedAccessView && !ids.contains(&o.reg()) {
-                    ids.push(o.reg());
+                if o.ty == OperandType::UnorderedAccessView && !ids.contains(&self.m.resource_id(o)) {
+                    ids.push(self.m.resource_id(o));
                 }
             }
         }
@@ -461,9 +461,9 @@ impl Cx<'_, '_> {
             Span::UNDEFINED,
         );
         let (class, name) = if r.uav {
-            (BindingClass::UnorderedAccess, format!("u{}", r.id))
+            (BindingClass::UnorderedAccess, global_name("u", r.id, r.range, r.slot))
         } else {
-            (BindingClass::ShaderResource, format!("t{}", r.id))
+            (BindingClass::ShaderResource, global_name("t", r.id, r.range, r.slot))
         };
         let gb = self.bind(r.at, class, r.slot, r.space, ResourceKind::StorageBuffer { read_only: !r.uav }, &name)?;
         let access =
@@ -550,9 +550,9 @@ impl Cx<'_, '_> {
             Span::UNDEFINED,
         );
         let (class, name) = if r.uav {
-            (BindingClass::UnorderedAccess, format!("u{}", r.id))
+            (BindingClass::UnorderedAccess, global_name("u", r.id, r.range, r.slot))
         } else {
-            (BindingClass::ShaderResource, format!("t{}", r.id))
+            (BindingClass::ShaderResource, global_name("t", r.id, r.range, r.slot))
         };
         let gb = self.bind(r.at, class, r.slot, r.space, ResourceKind::StorageBuffer { read_only: !r.uav }, &name)?;
         let access =
@@ -567,14 +567,15 @@ impl Cx<'_, '_> {
     fn srv_sampled(&self, id: u32) -> bool {
         self.m.program.instructions.iter().any(|ins| {
             ins.operands.iter().any(|o| o.ty == OperandType::Sampler)
-                && ins.operands.iter().any(|o| o.ty == OperandType::Resource && o.reg() == id)
+                && ins.operands.iter().any(|o| o.ty == OperandType::Resource && self.m.resource_id(o) == id)
         })
     }
 
     /// Whether an instruction the predicate accepts names UAV `u{id}`.
     fn uav_used_by(&self, id: u32, pred: impl Fn(Opcode) -> bool) -> bool {
         self.m.program.instructions.iter().any(|ins| {
-            pred(ins.opcode) && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && o.reg() == id)
+            pred(ins.opcode)
+                && ins.operands.iter().any(|o| o.ty == OperandType::UnorderedAccessView && self.m.resource_id(o) == id)
         })
     }
 
@@ -695,7 +696,7 @@ impl Cx<'_, '_> {
             (ImageDimension::D2, true) => ViewDimension::D2Array,
             _ => ViewDimension::D3,
         };
-        let name = format!("u{}", r.id);
+        let name = global_name("u", r.id, r.range, r.slot);
         let gb = self.bind(
             r.at,
             BindingClass::UnorderedAccess,
@@ -711,7 +712,16 @@ impl Cx<'_, '_> {
     }
 }
 
-/// The register a resource declaration binds (its range's first register and space), as
+/// The WGSL name of a declaration's global: `t3` for `t3` (`T3`, SM5.1's logical id), `t0_10`
+/// for register 10 of the SM5.1 resource array `T0` (`T0[10]`).
+fn global_name(letter: &str, id: u32, range: Option<u32>, register: u32) -> String {
+    match range {
+        Some(range) => format!("{letter}{range}_{register}"),
+        None => format!("{letter}{id}"),
+    }
+}
+
+/// The register a resource declaration binds (an element of a resource array: its own), as
 /// [`TranslateOptions`]' view formats name it.
 fn view_register(r: &crate::ir::ResourceDecl) -> crate::ViewRegister {
     crate::ViewRegister { register: r.slot, space: r.space }

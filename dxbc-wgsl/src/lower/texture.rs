@@ -18,7 +18,7 @@ impl Cx<'_, '_> {
                 format!("{:?} as a texture operand", op.ty),
             ));
         }
-        self.textures.get(&op.reg()).copied().ok_or_else(|| {
+        self.textures.get(&self.m.resource_id(op)).copied().ok_or_else(|| {
             refuse_at(self, i, RefusalReason::OperandUnsupported, format!("t{} is not a declared texture", op.reg()))
         })
     }
@@ -88,7 +88,7 @@ impl Cx<'_, '_> {
             self.require_pixel(i)?;
         }
         let compare = ins.opcode.has(COMPARISON);
-        let sampler = *self.samplers.get(&(ops[3].reg(), compare)).ok_or_else(|| {
+        let sampler = *self.samplers.get(&(self.m.resource_id(&ops[3]), compare)).ok_or_else(|| {
             refuse_at(
                 self,
                 i,
@@ -193,7 +193,7 @@ impl Cx<'_, '_> {
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
         if ins.opcode == Opcode::LD && ops[2].ty == OperandType::Resource {
-            if let Some(tb) = self.typed_buffers.get(&(false, ops[2].reg())).copied() {
+            if let Some(tb) = self.typed_buffers.get(&(false, self.m.resource_id(&ops[2]))).copied() {
                 return self.typed_buffer_load(i, tb, &ops[1], &ops[2]);
             }
         }
@@ -298,7 +298,7 @@ impl Cx<'_, '_> {
                 "a texture gathered both with and without comparison",
             ));
         }
-        let sampler = *self.samplers.get(&(ops[smp_k].reg(), compare)).ok_or_else(|| {
+        let sampler = *self.samplers.get(&(self.m.resource_id(&ops[smp_k]), compare)).ok_or_else(|| {
             refuse_at(
                 self,
                 i,
@@ -517,7 +517,7 @@ impl Cx<'_, '_> {
         // (image, coordinate dimensions, arrayed, has mip levels): a UAV view is one mip level
         // (resinfo (sm4 - asm): "for UAVs (u#), the number of mip levels is always 1").
         let (image, dims, arrayed, mipped) = if ops[2].ty == OperandType::UnorderedAccessView {
-            let id = ops[2].reg();
+            let id = self.m.resource_id(&ops[2]);
             let st = *self.storage_textures.get(&id).ok_or_else(|| {
                 refuse_at(self, i, RefusalReason::OperandUnsupported, format!("u{id} is not a typed UAV texture"))
             })?;
