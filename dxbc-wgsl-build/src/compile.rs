@@ -223,9 +223,10 @@ impl Translator for DirectTranslator {
     }
 }
 
-/// The translator options of a shader input: its stage's `[view_formats]`, whether the
-/// checksum is verified (`[effect] verify_checksum`), and its role around a geometry shader
-/// ([`ShaderRole`]: a vertex shader pulling its inputs, a pixel shader behind geometry).
+/// The translator options of a shader input: its stage's `[view_formats]` and
+/// `[texture2dms_views]`, whether the checksum is verified (`[effect] verify_checksum`), and its
+/// role around a geometry shader ([`ShaderRole`]: a vertex shader pulling its inputs, a pixel
+/// shader behind geometry).
 ///
 /// # Errors
 /// A setting the translator does not accept (the parser has checked them).
@@ -256,6 +257,7 @@ pub fn translate_options(shader: &ShaderRef) -> Result<dxbc_wgsl::TranslateOptio
             shader.label()
         ));
     }
+    // `[view_formats]` and `[texture2dms_views]` settings alike.
     for s in &shader.view_formats {
         options.set_view_format(s)?;
     }
@@ -1363,6 +1365,35 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                             None => String::new(),
                         },
                         vf.register()
+                    ),
+                ),
+            );
+        }
+    }
+    // A `[texture2dms_views]` entry must name a 2D texture SRV some shader of its stages binds.
+    for tv in &effect.texture2dms_views {
+        let bound = shaders.iter().any(|s| {
+            tv.stages.as_ref().is_none_or(|st| st.contains(&s.info.stage))
+                && s.info.bindings.iter().any(|b| {
+                    b.register.class == RegisterClass::ShaderResource
+                        && b.register.slot == tv.slot
+                        && b.register.space == tv.space
+                        && matches!(b.kind, BindingKind::Texture { dimension: dxbc_wgsl::ViewDimension::D2, .. })
+                })
+        });
+        if !bound {
+            push(
+                &mut errors,
+                effect.error(
+                    &tv.span,
+                    format!(
+                        "no shader of the effect{} declares a 2D texture at {}, so its Texture2DMS view applies to \
+                         nothing",
+                        match &tv.stages {
+                            Some(st) => format!(" ({})", st.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")),
+                            None => String::new(),
+                        },
+                        tv.register()
                     ),
                 ),
             );

@@ -575,6 +575,52 @@ fn view_format_errors() {
 }
 
 #[test]
+fn texture2dms_view_errors() {
+    let text = format!("{HEAD}\n[texture2dms_views]\nt0 = \"single\"\n{PASS}");
+    expect_at(&text, "\"single\"", 0, "unknown Texture2DMS view `single` (single_sampled");
+    let text = format!("{HEAD}\n[texture2dms_views]\nt0 = {{ view = \"one_sample\", stages = [\"pixel\"] }}\n{PASS}");
+    expect_at(&text, "\"one_sample\"", 0, "unknown Texture2DMS view `one_sample`");
+    let text = format!("{HEAD}\n[texture2dms_views]\nu0 = \"single_sampled\"\n{PASS}");
+    expect_at(&text, "u0 =", 0, "Texture2DMS SRVs (t#)");
+    let text = format!("{HEAD}\n[texture2dms_views]\nt0 = 1\n{PASS}");
+    expect_at(&text, "1\n", 0, "a Texture2DMS view is a string");
+    let text = format!("{HEAD}\n[texture2dms_views]\nt0 = {{ stages = [\"pixel\"] }}\n{PASS}");
+    expect_at(&text, "t0 =", 0, "view");
+    let text = format!("{HEAD}\n[texture2dms_views]\nt0 = {{ view = \"multisampled\", sample = 1 }}\n{PASS}");
+    expect_at(&text, "sample = 1", 0, "unknown key `sample`");
+    let text = format!("{HEAD}\n[texture2dms_views]\nt0 = \"single_sampled\"\nT0 = \"multisampled\"\n{PASS}");
+    expect_at(&text, "T0 =", 0, "the view of T0 is already given on line");
+    let text = format!("{HEAD}\n[texture2dms_views]\n\"t0,space1\" = {{ view = \"multisampled\", space = 1 }}\n{PASS}");
+    expect_at(&text, "\"t0,space1\"", 0, "the space is given twice");
+}
+
+#[test]
+fn texture2dms_views_are_keyed_by_register_space_and_stage() {
+    let text = format!(
+        "{HEAD}\n[texture2dms_views]\nt0 = \"single_sampled\"\n\"t0,space1\" = \"multisampled\"\n\
+         t2 = {{ view = \"single_sampled\", space = 3, stages = [\"pixel\"] }}\n{PASS}"
+    );
+    let e = Effect::parse(Path::new("fx/e.effect.toml"), text).expect("parses");
+    let settings: Vec<String> = e.texture2dms_views.iter().map(|v| v.setting()).collect();
+    assert_eq!(settings, ["t0=single_sampled", "t0,space1=multisampled", "t2,space3=single_sampled"]);
+    // Each stage's shader gets the settings for its stage, after its view formats.
+    let vertex = e.shader_for(&e.passes[0].vertex, &[0, 0]).expect("vertex shader");
+    assert_eq!(vertex.view_formats, ["t0=single_sampled", "t0,space1=multisampled"]);
+    let pixel = e.shader_for(e.passes[0].pixel.as_ref().unwrap(), &[0, 0]).expect("pixel shader");
+    assert_eq!(pixel.view_formats, ["t0=single_sampled", "t0,space1=multisampled", "t2,space3=single_sampled"]);
+    let options = compile::translate_options(&pixel).expect("options");
+    assert_eq!(options.texture2dms_views.len(), 3);
+}
+
+#[test]
+fn texture2dms_view_of_no_2d_texture_applies_to_nothing() {
+    let text = format!("{}\n[texture2dms_views]\nt5 = \"single_sampled\"\n", common::TINY_EFFECT);
+    let (text, d) = compile_err(&text);
+    assert_eq!((d.line, d.column), pos(&text, "t5 = \"single_sampled\"", 0), "{d}");
+    assert!(d.message.contains("declares a 2D texture at t5"), "{d}");
+}
+
+#[test]
 fn compute_pass_errors() {
     let text = format!("{HEAD}\n[passes.mips]\ncompute = \"CS.dxbc\"\ntopology = \"POINTLIST\"\n");
     expect_at(&text, "topology", 0, "is a compute pass: `topology` applies to render passes");

@@ -71,6 +71,12 @@ enum Command {
         /// space). Repeatable.
         #[arg(long = "view-format", value_name = "SLOT=FORMAT")]
         view_formats: Vec<String>,
+        /// What a `texture2dms` SRV declared with sample count 0 (any count) views:
+        /// `t0=single_sampled` (a single-sampled 2D texture, WGSL `texture_2d`) or
+        /// `t0=multisampled` (the default); `t0,space1=...` in SM5.1. A declared count of 1 is
+        /// single-sampled without it. Repeatable.
+        #[arg(long = "texture2dms-view", value_name = "SLOT=VIEW")]
+        texture2dms_views: Vec<String>,
         /// Read the container even when its checksum does not match its contents (a knowingly
         /// patched blob).
         #[arg(long)]
@@ -301,12 +307,23 @@ fn read(file: PathBuf, symbol: Option<String>) -> anyhow::Result<Vec<u8>> {
 
 fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Translate { file, output, symbol, entry_point, view_formats, no_verify_checksum } => {
+        Command::Translate {
+            file,
+            output,
+            symbol,
+            entry_point,
+            view_formats,
+            texture2dms_views,
+            no_verify_checksum,
+        } => {
             let bytes = read(file.clone(), symbol)?;
             let mut options =
                 dxbc_wgsl::TranslateOptions { entry_point, skip_checksum: no_verify_checksum, ..Default::default() };
             for v in &view_formats {
                 options.set_view_format(v).map_err(anyhow::Error::msg).context("--view-format")?;
+            }
+            for v in &texture2dms_views {
+                options.set_texture2dms_view(v).map_err(anyhow::Error::msg).context("--texture2dms-view")?;
             }
             let t = match dxbc_wgsl::translate(&bytes, &options) {
                 Err(dxbc_wgsl::TranslateError::Unsupported(r)) => {

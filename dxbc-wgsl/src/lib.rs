@@ -80,6 +80,39 @@ pub struct TranslateOptions {
     /// A geometry shader: the streams its translation keeps (stream output,
     /// `docs/stream-output.md`); the default draws stream 0 and drops the others.
     pub geometry_streams: geometry::GeometryStreams,
+    /// How `Texture2DMS` SRVs are viewed, by register (`t#`, and its space in SM5.1): D3D lets
+    /// a `texture2dms` declared with 1 sample, or with 0 (any count), view a single-sampled 2D
+    /// texture; WGSL's `texture_multisampled_2d` cannot. A declaration of 1 sample is
+    /// single-sampled without an entry; one of 0 is multisampled unless an entry says
+    /// [`Texture2dmsView::SingleSampled`]; an entry contradicting a declared count (1, or 2 and
+    /// more) is refused.
+    pub texture2dms_views: Vec<(ViewRegister, Texture2dmsView)>,
+}
+
+/// What a `Texture2DMS` SRV views ([`TranslateOptions::texture2dms_views`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+pub enum Texture2dmsView {
+    /// A single-sampled 2D texture (WGSL `texture_2d`): `ld2dms` reads level 0 for sample 0
+    /// and zero for any other index, `sampleinfo` says 1.
+    SingleSampled,
+    /// A multisampled 2D texture (WGSL `texture_multisampled_2d`).
+    Multisampled,
+}
+
+impl Texture2dmsView {
+    /// The name settings use: `single_sampled`, `multisampled`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Texture2dmsView::SingleSampled => "single_sampled",
+            Texture2dmsView::Multisampled => "multisampled",
+        }
+    }
+
+    /// Parses [`Texture2dmsView::name`].
+    pub fn parse(s: &str) -> Option<Self> {
+        [Texture2dmsView::SingleSampled, Texture2dmsView::Multisampled].into_iter().find(|v| v.name() == s)
+    }
 }
 
 /// How a vertex shader is translated ([`TranslateOptions::vertex_stage`]).
@@ -283,55 +316,88 @@ impl TranslateOptions {
     /// Applies one `SLOT=FORMAT` view-format setting, as the CLI and effect files spell it:
     /// `t3=rgba32float` (a typed `Buffer` SRV: 32-bit formats), `u0=rgba8unorm` (a typed UAV),
     /// `u1,space2=r32uint` (SM5.1's `register(u1, space2)`). Formats are WGSL names or DXGI
-    /// names (`R32G32B32A32_FLOAT`).
+    /// names (`R32G32B32A32_FLOAT`). A view of `single_sampled` or `multisampled` (`t0=single_sampled`)
+    /// is a Texture2DMS view ([`TranslateOptions::set_texture2dms_view`]): the effect model passes
+    /// `[texture2dms_views]` settings with its view formats.
     ///
     /// # Errors
     /// A message naming what is wrong.
     pub fn set_view_format(&mut self, setting: &str) -> Result<(), String> {
         let (slot, format) =
             setting.split_once('=').ok_or_else(|| format!("`{setting}`: expected SLOT=FORMAT, e.g. u0=r32float"))?;
+        if Texture2dmsView::parse(format.trim()).is_some() {
+            // `t0=single_sampled`: a Texture2DMS view, as `[texture2dms_views]` settings travel.
+            return self.set_texture2dms_view(setting);
+        }
         let f = TexelFormat::parse(format.trim()).ok_or_else(|| {
             format!("`{format}` is not a known texel format (e.g. r32float, rgba8unorm, R32G32B32A32_UINT)")
         })?;
-        let slot = slot.trim();
-        let bad = || format!("`{slot}`: expected t# or u#, optionally with a space (u1,space2)");
-        // Decimal digits only (`+0` is not a register), within u32.
-        let number = |s: &str| {
-            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(bad());
-            }
-            s.parse::<u32>().map_err(|_| format!("`{slot}`: register or space number out of range"))
-        };
-        let (reg, space) = match slot.split_once(',') {
-            None => (slot.to_string(), 0),
-            Some((r, s)) => {
-                let s = s.trim().strip_prefix("space").ok_or_else(bad)?;
-                (r.trim().to_string(), number(s)?)
-            }
-        };
-        // `U0` as `u0`, as effect files accept it.
-        let reg = reg.to_ascii_lowercase();
-        if let Some(n) = reg.strip_prefix('t') {
+        let (class, at) = parse_view_register(slot)?;
+        if class == 't' {
             let b = TypedBufferFormat::from_texel(f)
                 .ok_or_else(|| format!("`{format}`: typed Buffer SRVs support 32-bit-per-component formats"))?;
-            let at = ViewRegister { register: number(n)?, space };
             self.typed_buffer_formats.retain(|(s, _)| *s != at);
             self.typed_buffer_formats.push((at, b));
-        } else if let Some(n) = reg.strip_prefix('u') {
+        } else {
             if f == TexelFormat::Bgra8Unorm {
                 return Err(format!(
                     "`{format}`: WebGPU allows a bgra8unorm storage texture only with the optional \
                      `bgra8unorm-storage` feature; bind an rgba8unorm view and swizzle instead"
                 ));
             }
-            let at = ViewRegister { register: number(n)?, space };
             self.typed_uav_formats.retain(|(s, _)| *s != at);
             self.typed_uav_formats.push((at, f));
-        } else {
-            return Err(bad());
         }
         Ok(())
     }
+
+    /// Applies one `SLOT=VIEW` Texture2DMS setting ([`TranslateOptions::texture2dms_views`]), as
+    /// the CLI (`--texture2dms-view`) and effect files (`[texture2dms_views]`) spell it:
+    /// `t0=single_sampled`, `t1,space2=multisampled`.
+    ///
+    /// # Errors
+    /// A message naming what is wrong.
+    pub fn set_texture2dms_view(&mut self, setting: &str) -> Result<(), String> {
+        let (slot, view) = setting
+            .split_once('=')
+            .ok_or_else(|| format!("`{setting}`: expected SLOT=VIEW, e.g. t0=single_sampled"))?;
+        let v = Texture2dmsView::parse(view.trim())
+            .ok_or_else(|| format!("`{}`: expected single_sampled or multisampled", view.trim()))?;
+        let (class, at) = parse_view_register(slot)?;
+        if class != 't' {
+            return Err(format!("`{}`: a Texture2DMS view is an SRV (t#)", slot.trim()));
+        }
+        self.texture2dms_views.retain(|(s, _)| *s != at);
+        self.texture2dms_views.push((at, v));
+        Ok(())
+    }
+}
+
+/// `t3`, `u1,space2` (`U0` as `u0`, as effect files accept it): the class letter and register.
+fn parse_view_register(slot: &str) -> Result<(char, ViewRegister), String> {
+    let slot = slot.trim();
+    let bad = || format!("`{slot}`: expected t# or u#, optionally with a space (u1,space2)");
+    // Decimal digits only (`+0` is not a register), within u32.
+    let number = |s: &str| {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        s.parse::<u32>().map_err(|_| format!("`{slot}`: register or space number out of range"))
+    };
+    let (reg, space) = match slot.split_once(',') {
+        None => (slot.to_string(), 0),
+        Some((r, s)) => {
+            let s = s.trim().strip_prefix("space").ok_or_else(bad)?;
+            (r.trim().to_string(), number(s)?)
+        }
+    };
+    let reg = reg.to_ascii_lowercase();
+    for class in ['t', 'u'] {
+        if let Some(n) = reg.strip_prefix(class) {
+            return Ok((class, ViewRegister { register: number(n)?, space }));
+        }
+    }
+    Err(bad())
 }
 
 /// One shader-stage input or output as WGSL sees it (one `@location` or `@builtin`).

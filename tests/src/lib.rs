@@ -17,6 +17,7 @@ pub mod skinned_effect_model;
 pub mod so_fixture;
 pub mod so_model;
 pub mod texels;
+pub mod texture2dms_fixture;
 
 /// The shared corpus folder: `$DXBC_WGSL_CORPUS`, else `<workspace>/../shared/corpus`; `None` when
 /// neither exists (tests then skip with a printed message).

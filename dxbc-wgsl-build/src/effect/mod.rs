@@ -61,6 +61,8 @@ pub struct Effect {
     pub instance_data: Vec<InstanceDataDecl>,
     /// Formats of typed views the bytecode does not carry (`[view_formats]`).
     pub view_formats: Vec<ViewFormatDecl>,
+    /// What `texture2dms` SRVs view (`[texture2dms_views]`).
+    pub texture2dms_views: Vec<Texture2dmsViewDecl>,
     /// Passes, in declaration order.
     pub passes: Vec<Pass>,
     /// Techniques (`[techniques.X]`): named, ordered groups of passes, in declaration order.
@@ -343,6 +345,39 @@ impl ViewFormatDecl {
     }
 }
 
+/// What a `texture2dms` SRV views (`[texture2dms_views] t0 = "single_sampled"`): D3D lets a
+/// `Texture2DMS` declared with sample count 0 (any count) view a single-sampled texture, which
+/// WGSL types apart ([`dxbc_wgsl::TranslateOptions::texture2dms_views`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Texture2dmsViewDecl {
+    /// Register number (`t#`).
+    pub slot: u32,
+    /// Register space (SM5.1; 0 by default).
+    pub space: u32,
+    /// The view.
+    pub view: dxbc_wgsl::Texture2dmsView,
+    /// Stages it applies to (`None`: all).
+    pub stages: Option<Vec<Stage>>,
+    /// Span of the key.
+    pub span: Span,
+}
+
+impl Texture2dmsViewDecl {
+    /// The register as settings name it: `t0`, or `t0,space1` outside space 0.
+    pub fn register(&self) -> String {
+        match self.space {
+            0 => format!("t{}", self.slot),
+            s => format!("t{},space{s}", self.slot),
+        }
+    }
+
+    /// The translator setting, `t0=single_sampled`
+    /// ([`dxbc_wgsl::TranslateOptions::set_texture2dms_view`]).
+    pub fn setting(&self) -> String {
+        format!("{}={}", self.register(), self.view.name())
+    }
+}
+
 /// A pass: a vertex and a pixel stage (with a geometry stage between them, or not), or a compute
 /// stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -495,8 +530,10 @@ pub struct ShaderRef {
     pub path: PathBuf,
     /// Header symbol, if any.
     pub symbol: Option<String>,
-    /// View formats that apply to the stage (`[view_formats]`, as `u0=rgba8unorm` settings, in
-    /// declaration order): part of what is translated, so of the identity of the input.
+    /// View settings that apply to the stage, in declaration order: `[view_formats]` (as
+    /// `u0=rgba8unorm` settings), then `[texture2dms_views]` (as `t0=single_sampled`;
+    /// [`dxbc_wgsl::TranslateOptions::set_view_format`] takes both): part of what is translated,
+    /// so of the identity of the input.
     pub view_formats: Vec<String>,
     /// Whether the container's checksum is verified (`[effect] verify_checksum`, default
     /// `true`); `false` reads a knowingly patched blob.
@@ -763,6 +800,12 @@ impl Effect {
                 .iter()
                 .filter(|v| v.stages.as_ref().is_none_or(|s| s.contains(&rules.stage)))
                 .map(ViewFormatDecl::setting)
+                .chain(
+                    self.texture2dms_views
+                        .iter()
+                        .filter(|v| v.stages.as_ref().is_none_or(|s| s.contains(&rules.stage)))
+                        .map(Texture2dmsViewDecl::setting),
+                )
                 .collect(),
             verify_checksum: self.verify_checksum,
             role: ShaderRole::Stage,

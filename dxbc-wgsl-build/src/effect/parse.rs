@@ -193,6 +193,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                 "vertex_formats",
                 "instance_data",
                 "view_formats",
+                "texture2dms_views",
                 "passes",
                 "techniques",
             ][..],
@@ -549,24 +550,7 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
     let mut view_formats: Vec<ViewFormatDecl> = Vec::new();
     if let Some((_, v)) = get(root, "view_formats") {
         for (k, v) in entries(as_table(&cx, "view_formats", v)?) {
-            // `u1` or `"u1,space2"` (a register of another space, when space 0's is listed too).
-            let (reg, key_space) = match k.get_ref().split_once(',') {
-                None => (k.get_ref().as_ref(), None),
-                Some((r, sp)) => {
-                    let n = sp
-                        .trim()
-                        .strip_prefix("space")
-                        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                        .and_then(|n| n.parse::<u32>().ok())
-                        .ok_or_else(|| {
-                            cx.err(
-                                &k.span(),
-                                format!("`{}`: expected a register and a space, as \"u1,space2\"", k.get_ref()),
-                            )
-                        })?;
-                    (r, Some(n))
-                }
-            };
+            let (reg, key_space) = register_and_space(&cx, k)?;
             let (class, slot) = parse_register(&cx, reg, &k.span())?;
             let class = match class {
                 't' => ResourceClass::Srv,
@@ -646,6 +630,9 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             });
         }
     }
+
+    // [texture2dms_views]
+    let texture2dms_views = parse_texture2dms_views(&cx, root, &source)?;
 
     // [blend_states], [depth_stencil_states], [rasterizer_states]
     let named_states = render_states::parse_named(&cx, root)?;
@@ -785,10 +772,84 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
         vertex_formats,
         instance_data,
         view_formats,
+        texture2dms_views,
         passes,
         techniques,
         source,
     })
+}
+
+/// A view key: `u1`, or `"u1,space2"` (a register of another space, when space 0's is listed
+/// too): the register text and the key's space.
+fn register_and_space<'k>(cx: &Ctx<'_>, k: &'k Key<'_>) -> R<(&'k str, Option<u32>)> {
+    Ok(match k.get_ref().split_once(',') {
+        None => (k.get_ref().as_ref(), None),
+        Some((r, sp)) => {
+            let n = sp
+                .trim()
+                .strip_prefix("space")
+                .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|n| n.parse::<u32>().ok())
+                .ok_or_else(|| {
+                    cx.err(&k.span(), format!("`{}`: expected a register and a space, as \"u1,space2\"", k.get_ref()))
+                })?;
+            (r, Some(n))
+        }
+    })
+}
+
+/// `[texture2dms_views]`: `t0 = "single_sampled"`, `t1 = { view = "multisampled", stages = [...],
+/// space = 1 }`, `"t0,space2" = ...`.
+fn parse_texture2dms_views(cx: &Ctx<'_>, root: &DeTable<'_>, source: &str) -> R<Vec<Texture2dmsViewDecl>> {
+    let mut out: Vec<Texture2dmsViewDecl> = Vec::new();
+    let Some((_, v)) = get(root, "texture2dms_views") else { return Ok(out) };
+    for (k, v) in entries(as_table(cx, "texture2dms_views", v)?) {
+        let (reg, key_space) = register_and_space(cx, k)?;
+        let (class, slot) = parse_register(cx, reg, &k.span())?;
+        if class != 't' {
+            return Err(cx.err(&k.span(), "[texture2dms_views] says what Texture2DMS SRVs (t#) view"));
+        }
+        let (vv, stages, space) = match v.get_ref() {
+            DeValue::String(_) => (v, None, key_space.unwrap_or(0)),
+            DeValue::Table(t) => {
+                check_keys(cx, t, &format!("[texture2dms_views] {}", k.get_ref()), &["view", "stages", "space"])?;
+                let vv = require(cx, t, "view", &k.span(), &format!("Texture2DMS view {}", k.get_ref()))?;
+                let space = opt_u32(cx, t, "space")?;
+                if let (Some(_), Some(_)) = (space, key_space) {
+                    return Err(cx.err(&k.span(), "the space is given twice: in the key and in `space`"));
+                }
+                (vv, parse_stages(cx, t)?, space.or(key_space).unwrap_or(0))
+            }
+            other => {
+                return Err(cx.err(
+                    &v.span(),
+                    format!(
+                    "a Texture2DMS view is a string (\"single_sampled\") or a table {{ view = ..., stages = [...] }}, \
+                         found {}",
+                    type_name(other)
+                ),
+                ))
+            }
+        };
+        let name = as_str(cx, "view", vv)?;
+        let view = dxbc_wgsl::Texture2dmsView::parse(name.trim()).ok_or_else(|| {
+            cx.err(
+                &vv.span(),
+                format!(
+                    "unknown Texture2DMS view `{name}` (single_sampled: a single-sampled 2D texture; multisampled: a \
+                     multisampled one)"
+                ),
+            )
+        })?;
+        if let Some(prev) =
+            out.iter().find(|p| p.slot == slot && p.space == space && stages_overlap(&p.stages, &stages))
+        {
+            let (line, _) = crate::diag::line_column(source, prev.span.start);
+            return Err(cx.err(&k.span(), format!("the view of {} is already given on line {line}", k.get_ref())));
+        }
+        out.push(Texture2dmsViewDecl { slot, space, view, stages, span: k.span() });
+    }
+    Ok(out)
 }
 
 /// Removes `.` components (keeps `..`, which may cross symlinks).

@@ -162,6 +162,51 @@ impl Device {
         layer: u32,
         rect: [u32; 4],
     ) -> Result<Vec<u32>, String> {
+        self.copy_texels(texture, texel_words, layer, rect, wgpu::TextureAspect::All)
+    }
+
+    /// Reads texels `rect = [left, top, right, bottom)` of mip 0, array layer `layer`, of a
+    /// single-sampled `Depth32Float` texture: the depth values' bits, row by row. WebGPU copies
+    /// a depth aspect only as a whole subresource, so the whole layer of mip 0 is copied and
+    /// `rect` picked from it; of the depth formats only `depth32float` (and `depth16unorm`,
+    /// which the runner does not create) can be copied at all (`depth24plus` is opaque), so any
+    /// other format is an error.
+    pub fn read_depth_texels(&self, texture: &wgpu::Texture, layer: u32, rect: [u32; 4]) -> Result<Vec<u32>, String> {
+        if texture.format() != wgpu::TextureFormat::Depth32Float || texture.sample_count() != 1 {
+            return Err(format!(
+                "reading back a {:?} depth texture of {} samples (only single-sampled depth32float is copyable)",
+                texture.format(),
+                texture.sample_count()
+            ));
+        }
+        let size = texture.size();
+        let [left, top, right, bottom] = rect;
+        if right > size.width || bottom > size.height || layer >= size.depth_or_array_layers {
+            return Err(format!(
+                "texels [{left}, {top}, {right}, {bottom}) of layer {layer} lie outside the {}x{}x{} depth texture",
+                size.width, size.height, size.depth_or_array_layers
+            ));
+        }
+        let all =
+            self.copy_texels(texture, 1, layer, [0, 0, size.width, size.height], wgpu::TextureAspect::DepthOnly)?;
+        let mut out = Vec::new();
+        for y in top..bottom {
+            let row = (y * size.width) as usize;
+            out.extend_from_slice(&all[row + left as usize..row + right.max(left) as usize]);
+        }
+        Ok(out)
+    }
+
+    /// Copies `rect` of mip 0, layer `layer`, aspect `aspect` into a buffer with rows padded
+    /// to WebGPU's alignment and returns the texels' words row by row.
+    fn copy_texels(
+        &self,
+        texture: &wgpu::Texture,
+        texel_words: u32,
+        layer: u32,
+        rect: [u32; 4],
+        aspect: wgpu::TextureAspect,
+    ) -> Result<Vec<u32>, String> {
         let [left, top, right, bottom] = rect;
         let (w, h) = (right.saturating_sub(left), bottom.saturating_sub(top));
         if w == 0 || h == 0 {
@@ -182,7 +227,7 @@ impl Device {
                     texture,
                     mip_level: 0,
                     origin: wgpu::Origin3d { x: left, y: top, z: layer },
-                    aspect: wgpu::TextureAspect::All,
+                    aspect,
                 },
                 wgpu::TexelCopyBufferInfo {
                     buffer: &buffer,

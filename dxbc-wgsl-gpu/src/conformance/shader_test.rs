@@ -7,7 +7,8 @@ use std::path::Path;
 use dxbc_wgsl::bindings::{BindingClass, ResourceBinding, ResourceKind, TextureSample};
 use dxbc_wgsl::geometry::{PulledElement, VertexFormat, VertexPulling};
 use dxbc_wgsl::{
-    Interpolation, ScalarKind, ShaderStage, TexelFormat, TranslateOptions, TypedBufferFormat, VertexStage, ViewRegister,
+    Interpolation, ScalarKind, ShaderStage, TexelFormat, Texture2dmsView, TranslateOptions, TypedBufferFormat,
+    VertexStage, ViewRegister,
 };
 use serde_json::Value;
 
@@ -634,6 +635,10 @@ impl Replay<'_> {
         }
         if format == wgpu::TextureFormat::Depth32Float {
             usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+            if d.samples <= 1 {
+                // Probes read it back (`Device::read_depth_texels`).
+                usage |= wgpu::TextureUsages::COPY_SRC;
+            }
         }
         let texture = dev.scoped(|device| {
             device.create_texture(&wgpu::TextureDescriptor {
@@ -698,6 +703,17 @@ impl Replay<'_> {
             }
         }
         v
+    }
+
+    /// `srv`s of the `2dms` size form with one sample: a `texture2dms` declared with sample
+    /// count 0 views them as the single-sampled textures they are (D3D binds them; WGSL types a
+    /// multisampled texture apart).
+    fn texture2dms_views(&self) -> Vec<(ViewRegister, Texture2dmsView)> {
+        self.resources
+            .iter()
+            .filter(|((ty, _), r)| ty == "srv" && r.desc.kind == "2dms" && r.desc.sample_count() == 1)
+            .map(|((_, slot), _)| (ViewRegister::new(*slot), Texture2dmsView::SingleSampled))
+            .collect()
     }
 
     fn typed_uav_formats(&self) -> Vec<(ViewRegister, TexelFormat)> {
@@ -805,6 +821,7 @@ impl Replay<'_> {
         let mut options = TranslateOptions {
             typed_buffer_formats: self.typed_buffer_formats(),
             typed_uav_formats: self.typed_uav_formats(),
+            texture2dms_views: self.texture2dms_views(),
             ..Default::default()
         };
         if geometry {
@@ -1102,6 +1119,7 @@ impl Replay<'_> {
         let options = TranslateOptions {
             typed_buffer_formats: self.typed_buffer_formats(),
             typed_uav_formats: self.typed_uav_formats(),
+            texture2dms_views: self.texture2dms_views(),
             ..Default::default()
         };
         let cs = self.program(dxbc, &options)?;
@@ -1410,7 +1428,10 @@ impl Replay<'_> {
         let words_per_value = if wide { 2 } else { 1 };
         let (texels, stride) = match self.read(&ty, slot, layer, rect, expected.len() * words_per_value) {
             Ok(x) => x,
-            Err(f) => return self.probe_record(e, line, Status::Failed, f, None, Vec::new()),
+            Err(DrawError::Skip(s)) => {
+                return self.probe_record(e, line, Status::Skipped, s.to_string(), Some(s), Vec::new())
+            }
+            Err(DrawError::Fail(f)) => return self.probe_record(e, line, Status::Failed, f, None, Vec::new()),
         };
         let _ = tolerance;
         let vkind = expected.first().map(|(_, k)| *k).unwrap_or(ValueKind::U32);
@@ -1472,23 +1493,41 @@ impl Replay<'_> {
         layer: u32,
         rect: [u32; 4],
         probe_words: usize,
-    ) -> Result<(Vec<u32>, usize), String> {
+    ) -> Result<(Vec<u32>, usize), DrawError> {
         let r = &self.resources[&(ty.to_string(), slot)];
         if let Some(buffer) = &r.buffer {
             // Buffers: elements `left..right` of `probe_words` words each.
             let stride = probe_words.max(1);
-            let words = read_buffer(self.dev, buffer)?;
+            let words = read_buffer(self.dev, buffer).map_err(DrawError::Fail)?;
             let start = rect[0] as usize * stride;
             let end = (rect[2] as usize * stride).min(words.len());
             return Ok((words.get(start..end).unwrap_or(&[]).to_vec(), stride));
         }
-        let Some(texture) = &r.texture else { return Err(format!("{ty} {slot} has no texture")) };
+        let Some(texture) = &r.texture else { return Err(DrawError::Fail(format!("{ty} {slot} has no texture"))) };
+        if texture.format().is_depth_stencil_format() {
+            // WebGPU copies a depth aspect only whole, only from a single-sampled texture, and
+            // only of depth32float (or depth16unorm) among the formats the runner uses; D3D
+            // resolves no depth either.
+            if texture.sample_count() > 1 || texture.format() != wgpu::TextureFormat::Depth32Float {
+                return Err(DrawError::Skip(SkipReason::Capability {
+                    capability: format!(
+                        "reading back a {:?} depth target of {} samples (WebGPU copies single-sampled depth32float \
+                         only)",
+                        texture.format(),
+                        texture.sample_count()
+                    ),
+                }));
+            }
+            return Ok((self.dev.read_depth_texels(texture, layer, rect).map_err(DrawError::Fail)?, 1));
+        }
         let texel_words = (r.desc.texel_size / 4).max(1);
         if texture.sample_count() > 1 {
-            let resolved = resolve(self.dev, texture)?;
-            return Ok((self.dev.read_texels(&resolved, texel_words, 0, rect)?, texel_words as usize));
+            let resolved = resolve(self.dev, texture).map_err(DrawError::Fail)?;
+            let words = self.dev.read_texels(&resolved, texel_words, 0, rect).map_err(DrawError::Fail)?;
+            return Ok((words, texel_words as usize));
         }
-        Ok((self.dev.read_texels(texture, texel_words, layer, rect)?, texel_words as usize))
+        let words = self.dev.read_texels(texture, texel_words, layer, rect).map_err(DrawError::Fail)?;
+        Ok((words, texel_words as usize))
     }
 }
 

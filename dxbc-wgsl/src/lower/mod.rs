@@ -108,7 +108,11 @@ pub(crate) struct Tex {
     pub expr: Handle<Expression>,
     pub dim: ImageDimension,
     pub arrayed: bool,
+    /// Declared multisampled (`texture2dms`).
     pub multi: bool,
+    /// A `texture2dms` viewing a single-sampled texture
+    /// ([`crate::TranslateOptions::texture2dms_views`]): a WGSL `texture_2d`.
+    pub single: bool,
     pub kind: ScalarKind,
     pub depth: bool,
     /// Coordinate components (without the array layer).

@@ -272,15 +272,22 @@ impl Cx<'_, '_> {
                 self.declare_storage_texture(r, options)?;
                 continue;
             }
-            self.declare_texture(r, cmp_tex)?;
+            self.declare_texture(r, cmp_tex, options)?;
         }
         Ok(())
     }
 
     /// A sampled texture `t#`: a WGSL depth texture when comparison instructions sample it.
-    fn declare_texture(&mut self, r: &crate::ir::ResourceDecl, cmp_tex: &[u32]) -> Result<(), TranslateError> {
+    fn declare_texture(
+        &mut self,
+        r: &crate::ir::ResourceDecl,
+        cmp_tex: &[u32],
+        options: &TranslateOptions,
+    ) -> Result<(), TranslateError> {
         let m = self.m;
-        let ResourceShape::Typed { dim, ret, .. } = r.shape else { unreachable!("raw and structured handled above") };
+        let ResourceShape::Typed { dim, ret, samples } = r.shape else {
+            unreachable!("raw and structured handled above")
+        };
         let (idim, arrayed, multi, coords) = match dim {
             2 => (ImageDimension::D1, false, false, 1),
             3 => (ImageDimension::D2, false, false, 2),
@@ -320,6 +327,9 @@ impl Cx<'_, '_> {
             7 => return Err(refuse_decl(m, r.at, RefusalReason::Float64, "double-precision resource")),
             _ => ScalarKind::Float,
         };
+        // A `texture2dms` viewing a single-sampled texture (`single_sampled`): a WGSL `texture_2d`.
+        let single = multi && self.texture2dms_single_sampled(r, samples, options)?;
+        let wgsl_multi = multi && !single;
         let depth = cmp_tex.contains(&r.id);
         if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3 || idim == ImageDimension::D1) {
             return Err(refuse_decl(
@@ -329,7 +339,11 @@ impl Cx<'_, '_> {
                 "comparison sampling of a texture WebGPU has no depth form of",
             ));
         }
-        let class = if depth { ImageClass::Depth { multi } } else { ImageClass::Sampled { kind, multi } };
+        let class = if depth {
+            ImageClass::Depth { multi: wgsl_multi }
+        } else {
+            ImageClass::Sampled { kind, multi: wgsl_multi }
+        };
         let ty = self
             .module
             .types
@@ -358,12 +372,45 @@ impl Cx<'_, '_> {
             BindingClass::ShaderResource,
             r.slot,
             r.space,
-            ResourceKind::Texture { dimension: dim_name, sample, multisampled: multi },
+            ResourceKind::Texture { dimension: dim_name, sample, multisampled: wgsl_multi },
             &name,
         )?;
         let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
-        self.textures.insert(r.id, Tex { expr: e, dim: idim, arrayed, multi, kind, depth, coords });
+        self.textures.insert(r.id, Tex { expr: e, dim: idim, arrayed, multi, single, kind, depth, coords });
         Ok(())
+    }
+
+    /// Whether a `texture2dms` declared with `samples` samples views a single-sampled texture:
+    /// a declared count of 1 does, 0 (any count) as [`TranslateOptions::texture2dms_views`] says
+    /// (multisampled without an entry); an entry contradicting a declared count is refused.
+    fn texture2dms_single_sampled(
+        &self,
+        r: &crate::ir::ResourceDecl,
+        samples: u32,
+        options: &TranslateOptions,
+    ) -> Result<bool, TranslateError> {
+        let entry = options.texture2dms_views.iter().find(|(at, _)| *at == view_register(r)).map(|x| x.1);
+        use crate::Texture2dmsView::{Multisampled, SingleSampled};
+        let single = match (samples, entry) {
+            (0, v) => v == Some(SingleSampled),
+            (1, None | Some(SingleSampled)) => true,
+            (_, None) => false,
+            (n, Some(Multisampled)) if n > 1 => false,
+            (n, Some(v)) => {
+                return Err(refuse_decl(
+                    self.m,
+                    r.at,
+                    RefusalReason::ResourceUnsupported,
+                    format!(
+                        "{} is declared texture2dms({n}), but TranslateOptions::texture2dms_views says {}: D3D \
+                         requires a declared sample count to be the bound resource's",
+                        view_name(r),
+                        v.name()
+                    ),
+                ))
+            }
+        };
+        Ok(single)
     }
 
     /// UAV ids that atomic instructions target (their words are declared `atomic<u32>`).

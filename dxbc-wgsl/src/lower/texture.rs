@@ -217,7 +217,13 @@ impl Cx<'_, '_> {
             self.b.expr(Expression::Relational { fun: naga::RelationalFunction::All, argument: nonneg })
         };
         let coordinate = self.b.bitcast(coordinate, U);
-        let (level_ok, safe_level, sample) = if ms {
+        let (level_ok, safe_level, sample) = if ms && tex.single {
+            // A `texture2dms` viewing a single-sampled texture: sample 0 is level 0's texel, any
+            // other index is out of range (zero).
+            let s = self.read(i, &ops[3], &[0], U)?;
+            let zero = self.b.u32(0);
+            (self.b.bin(B::Equal, s, zero), Some(zero), None)
+        } else if ms {
             let s = self.read(i, &ops[3], &[0], U)?;
             let n = self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples });
             let ok = self.b.bin(B::Less, s, n);
@@ -425,8 +431,8 @@ impl Cx<'_, '_> {
     }
 
     /// The sample count `sampleinfo` and `samplepos` read from operand `op`: a texture's
-    /// (`textureNumSamples`, 1 when it is not multisampled), or the rasterizer's, the pipeline's
-    /// sample count as the pipeline-overridable constant
+    /// (`textureNumSamples`, 1 when it is not multisampled or views a single-sampled texture),
+    /// or the rasterizer's, the pipeline's sample count as the pipeline-overridable constant
     /// [`crate::PipelineConstant::RasterizerSampleCount`] (a pixel shader's only; not yet behind a
     /// geometry shader, whose draw the primitive stage's runtime creates).
     fn sample_count_of(&mut self, i: usize, op: &Operand) -> R<E> {
@@ -451,7 +457,7 @@ impl Cx<'_, '_> {
             ));
         }
         let tex = self.texture(i, op)?;
-        Ok(if tex.multi {
+        Ok(if tex.multi && !tex.single {
             self.b.expr(Expression::ImageQuery { image: tex.expr, query: naga::ImageQuery::NumSamples })
         } else {
             self.b.u32(1)
