@@ -2,8 +2,9 @@
 //! (`var<uniform>` arrays of `vec4`), the immediate constant buffer (a private array), samplers
 //! (comparison or not, by use), sampled textures (depth textures where compared), raw and
 //! structured buffers and typed buffers (storage buffers of 32-bit words), typed UAV textures
-//! (storage textures of the view format the caller supplies or the program implies), and
-//! thread-group shared memory (`var<workgroup>` word arrays).
+//! (storage textures of the view format the caller supplies or the program implies), the hidden
+//! counters of structured UAVs (`atomic<u32>` words of their own, [`bindings::plan_counter`]),
+//! and thread-group shared memory (`var<workgroup>` word arrays).
 
 use super::{refuse_decl, Buf, Cx, StorageTex, Tex, TypedBuf};
 use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
