@@ -325,6 +325,22 @@ fn the_counter_is_a_binding_of_its_own() {
     let body = [ins(IMM_ATOMIC_ALLOC, &[dst(TEMP, 0, "x"), memory(UAV, 5)])];
     let t = translate(&compute_shader([1, 1, 1], &decls, 1, &body), &TranslateOptions::default()).expect("u5");
     assert!(t.bindings.iter().any(|b| b.binding == 901 && b.kind == ResourceKind::UavCounter), "{:?}", t.bindings);
+    // cs_5_1, an element of a UAV array: `dcl_uav_structured U0[2:5], 4` and
+    // `imm_atomic_alloc r0.x, U0[3]` bind register u3 and its counter at 899.
+    let decls = [
+        vec![DCL_THREAD_GROUP | (4 << 24), 1, 1, 1],
+        vec![DCL_UAV_STRUCTURED | (7 << 24), (UAV << 12) | (3 << 20), 0, 2, 5, 4, 0],
+    ];
+    let body = [ins(IMM_ATOMIC_ALLOC, &[dst(TEMP, 0, "x"), vec![(UAV << 12) | (2 << 20), 0, 3]])];
+    let t = translate(&shader(0x0005_0051, &[], &[], &decls, 1, &body), &TranslateOptions::default()).expect("U0[3]");
+    let b: Vec<_> = t.bindings.iter().map(|b| (b.name.as_str(), b.register.slot, b.binding, b.kind.clone())).collect();
+    assert_eq!(
+        b,
+        [
+            ("u0_3", 3, 163, ResourceKind::StorageBuffer { read_only: false }),
+            ("u0_3_counter", 3, 899, ResourceKind::UavCounter)
+        ]
+    );
     // A counter no instruction uses binds nothing: the `_opc` flag alone does not.
     let decls = [dcl_uav_structured(0, 4, true)];
     let body = [ins(STORE_STRUCTURED, &[dst(UAV, 0, "x"), imm([0; 4]), imm([0; 4]), imm([1; 4])])];
