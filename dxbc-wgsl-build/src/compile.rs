@@ -53,9 +53,11 @@ pub struct CompiledShader {
     pub labels: Vec<String>,
     /// The translation.
     pub info: StageInfo,
-    /// Per register of `info.bindings`, the field of [`CompiledEffect::resources`] it binds (an
-    /// index), decided once when the bindings are checked.
-    pub fields: BTreeMap<dxbc_wgsl::BindingSlot, usize>,
+    /// Per binding of `info.bindings`, by its `@binding` number (unique in the shader's group;
+    /// a UAV and its hidden counter share a register), the field of
+    /// [`CompiledEffect::resources`] it binds (an index), decided once when the bindings are
+    /// checked.
+    pub fields: BTreeMap<u32, usize>,
 }
 
 /// The shaders of one pass for one permutation (indices into [`CompiledEffect::shaders`]).
@@ -128,6 +130,10 @@ pub enum FieldKind {
     UniformBuffer,
     /// A `wgpu::Buffer` bound as storage buffer.
     StorageBuffer,
+    /// A `wgpu::Buffer` holding a structured UAV's hidden counter in its first 4 bytes
+    /// (`imm_atomic_alloc`/`imm_atomic_consume`), bound as a read-write storage buffer: the
+    /// count D3D sets when the view is bound, and copies out with `CopyStructureCount`.
+    CounterBuffer,
     /// A `wgpu::TextureView`.
     TextureView,
     /// A `wgpu::Sampler`.
@@ -1712,8 +1718,8 @@ fn field_name(effect: &Effect, stage: Stage, class: RegisterClass, slot: u32, sp
 }
 
 /// Checks a shader's bindings and adds the fields they bind to `resources`. Returns the field of
-/// each register (index into `resources`); one it reports as naming no field has none, and the
-/// effect fails.
+/// each binding by `@binding` number (index into `resources`); one it reports as naming no
+/// field has none, and the effect fails. A UAV's hidden counter is the field `<uav>_counter`.
 fn check_bindings(
     effect: &Effect,
     pass: &str,
@@ -1721,7 +1727,7 @@ fn check_bindings(
     at: &Span,
     resources: &mut Vec<ResourceField>,
     errors: &mut Vec<Diagnostic>,
-) -> BTreeMap<dxbc_wgsl::BindingSlot, usize> {
+) -> BTreeMap<u32, usize> {
     let mut fields = BTreeMap::new();
     let stage = s.info.stage;
     let mut push = |d: Diagnostic| {
@@ -1744,7 +1750,13 @@ fn check_bindings(
             ));
             continue;
         }
-        let Some(name) = field_name(effect, stage, b.register.class, b.register.slot, b.register.space) else {
+        let Some(name) = field_name(effect, stage, b.register.class, b.register.slot, b.register.space).map(|n| {
+            if b.kind == BindingKind::UavCounter {
+                format!("{n}_counter")
+            } else {
+                n
+            }
+        }) else {
             push(effect.error(
                 at,
                 format!(
@@ -1788,18 +1800,20 @@ fn check_bindings(
                 (FieldKind::UniformBuffer, Some(ci))
             }
             BindingKind::StorageBuffer { .. } => (FieldKind::StorageBuffer, None),
+            BindingKind::UavCounter => (FieldKind::CounterBuffer, None),
             BindingKind::Texture { .. } | BindingKind::StorageTexture { .. } => (FieldKind::TextureView, None),
             BindingKind::Sampler { .. } => (FieldKind::Sampler, None),
         };
         let reg = b.register.to_string();
         let doc = match b.register.class {
             RegisterClass::ConstantBuffer => None,
+            _ if b.kind == BindingKind::UavCounter => None,
             _ => effect.resources.iter().find(|r| r.name == name).and_then(|r| r.doc.clone()),
         };
         let describe = crate::stage::describe(&b.kind);
         match resources.iter().position(|f| f.name == name) {
             Some(fi) => {
-                fields.insert(b.register, fi);
+                fields.insert(b.binding, fi);
                 let f = &mut resources[fi];
                 if f.kind != kind {
                     push(effect.error(
@@ -1819,7 +1833,7 @@ fn check_bindings(
                 }
             }
             None => {
-                fields.insert(b.register, resources.len());
+                fields.insert(b.binding, resources.len());
                 resources.push(ResourceField {
                     name,
                     kind,

@@ -417,7 +417,7 @@ fn shader_entries(s: &CompiledShader, ids: &[Option<FieldId>]) -> Vec<GroupEntry
 /// A shader's bindings, each with the field of [`CompiledEffect::resources`] it binds.
 fn bound_fields(s: &CompiledShader) -> impl Iterator<Item = (&Binding, usize)> {
     s.info.bindings.iter().map(|b| {
-        let field = s.fields.get(&b.register).copied();
+        let field = s.fields.get(&b.binding).copied();
         (b, field.unwrap_or_else(|| panic!("internal error: {} binds {} to no field", s.labels[0], b.register)))
     })
 }

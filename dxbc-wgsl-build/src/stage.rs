@@ -66,6 +66,7 @@ pub fn describe(kind: &ResourceKind) -> String {
         ),
         ResourceKind::StorageBuffer { read_only: true } => "read-only storage buffer".into(),
         ResourceKind::StorageBuffer { read_only: false } => "read-write storage buffer".into(),
+        ResourceKind::UavCounter => "hidden counter (4-byte read-write storage buffer)".into(),
         ResourceKind::StorageTexture { dimension, format, read_write } => {
             format!("storage texture {dimension} {format}, {}", if *read_write { "read_write" } else { "write" })
         }

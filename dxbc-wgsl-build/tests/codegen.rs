@@ -124,8 +124,9 @@ fn mixed_passes_golden() {
         plan.fields(compute).iter().map(|f| format!("{}{}", f.name, if f.required { "" } else { "?" })).collect()
     };
     assert_eq!(names(false), ["parameters", "sampler?", "texture?"]);
-    assert_eq!(names(true), ["parameters", "u0", "sampler?", "texture?"]);
-    assert_eq!(compiled.resources.len(), 4);
+    // The clearing pass's `u1` and its hidden counter are two fields of one register.
+    assert_eq!(names(true), ["parameters", "u0", "sampler?", "texture?", "u1?", "u1_counter?"]);
+    assert_eq!(compiled.resources.len(), 6);
     entries_bind_their_fields(&plan, "tiny_mixed");
 }
 
@@ -196,6 +197,7 @@ fn entries_bind_their_fields(plan: &PipelinePlan, what: &str) {
             let kind = match e.binding.kind {
                 ResourceKind::UniformBuffer { .. } => FieldKind::UniformBuffer,
                 ResourceKind::StorageBuffer { .. } => FieldKind::StorageBuffer,
+                ResourceKind::UavCounter => FieldKind::CounterBuffer,
                 ResourceKind::Texture { .. } | ResourceKind::StorageTexture { .. } => FieldKind::TextureView,
                 ResourceKind::Sampler { .. } => FieldKind::Sampler,
             };

@@ -245,7 +245,17 @@ fn mixed_render_and_compute_passes() {
     assert_eq!(cs.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 16, 32, 160]);
     assert!(cs.iter().all(|e| e.visibility == wgpu::ShaderStages::COMPUTE));
     let [cs] = tiny_mixed::compute_bind_group_layout_entries(ComputePass::Clear, tx);
-    assert_eq!(cs.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 160]);
+    assert_eq!(cs.iter().map(|e| e.binding).collect::<Vec<_>>(), [0, 160, 161, 897]);
+    // The clearing pass's `u1` and its hidden counter: two fields of one register.
+    let counter = &cs[3];
+    assert_eq!(
+        counter.ty,
+        wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: false },
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(4),
+        }
+    );
 
     // Excluded permutations are `None` for both kinds.
     let excluded = Permutation { shading: Shading::Lit, texture: true, fog: true };
@@ -263,7 +273,14 @@ fn mixed_render_and_compute_passes() {
         buffer: &'a wgpu::Buffer,
         view: &'a wgpu::TextureView,
     ) -> tiny_mixed::ComputeResources<'a> {
-        tiny_mixed::ComputeResources { parameters: buffer, u0: view, sampler: None, texture: None }
+        tiny_mixed::ComputeResources {
+            parameters: buffer,
+            u0: view,
+            u1: None,
+            u1_counter: None,
+            sampler: None,
+            texture: None,
+        }
     }
     fn render_resources(buffer: &wgpu::Buffer) -> tiny_mixed::Resources<'_> {
         tiny_mixed::Resources { parameters: buffer, sampler: None, texture: None }

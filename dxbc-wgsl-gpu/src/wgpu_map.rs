@@ -63,7 +63,8 @@ pub fn sample_type(s: TextureSample) -> wgpu::TextureSampleType {
 
 /// The bind group layout entry type of a binding, as the generated code writes it: uniform
 /// buffers with their declared size as minimum, filtering or comparison samplers, storage
-/// textures `read_write` when the shader also reads them and `write` otherwise.
+/// textures `read_write` when the shader also reads them and `write` otherwise, a UAV's hidden
+/// counter as a read-write storage buffer of at least 4 bytes.
 pub fn binding_type(kind: &ResourceKind) -> wgpu::BindingType {
     match kind {
         ResourceKind::UniformBuffer { size_bytes } => wgpu::BindingType::Buffer {
@@ -75,6 +76,11 @@ pub fn binding_type(kind: &ResourceKind) -> wgpu::BindingType {
             ty: wgpu::BufferBindingType::Storage { read_only: *read_only },
             has_dynamic_offset: false,
             min_binding_size: None,
+        },
+        ResourceKind::UavCounter => wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: false },
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(4),
         },
         ResourceKind::Sampler { comparison } => wgpu::BindingType::Sampler(if *comparison {
             wgpu::SamplerBindingType::Comparison

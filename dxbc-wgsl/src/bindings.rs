@@ -23,7 +23,13 @@
 //! | unordered access view | `u0`–`u63` | 160–223 |
 //!
 //! A register outside these ranges, or a space past [`MAX_SPACE`], is refused
-//! ([`crate::RefusalReason::BindingOutOfRange`]). Documented in `docs/binding-model.md`.
+//! ([`crate::RefusalReason::BindingOutOfRange`]).
+//!
+//! A structured UAV's hidden counter (append/consume buffers, `imm_atomic_alloc`,
+//! `imm_atomic_consume`) is a binding of its own, a `var<storage, read_write>` word
+//! ([`ResourceKind::UavCounter`]), after the spaces' ranges: `u#`'s counter at
+//! [`COUNTER_BASE`]` + #` (896–959), space 0 only ([`plan_counter`]). Documented in
+//! `docs/binding-model.md`.
 
 use crate::ShaderStage;
 
@@ -31,6 +37,9 @@ use crate::ShaderStage;
 pub const SPACE_STRIDE: u32 = 224;
 /// Highest register space the plan maps (WebGPU's default `maxBindingsPerBindGroup` is 1000).
 pub const MAX_SPACE: u32 = 3;
+/// Binding of `u0`'s hidden counter; `u#`'s is `COUNTER_BASE + #` (after the last space's
+/// range: 896–959, under WebGPU's default `maxBindingsPerBindGroup` of 1000).
+pub const COUNTER_BASE: u32 = (MAX_SPACE + 1) * SPACE_STRIDE;
 
 /// A D3D register class that binds a resource.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -163,6 +172,15 @@ pub fn plan(stage: ShaderStage, slot: BindingSlot) -> Option<(u32, u32)> {
     Some((group_of(stage), slot.space * SPACE_STRIDE + slot.class.base() + slot.slot))
 }
 
+/// `(group, binding)` of UAV `u#`'s hidden counter, or `None` outside space 0 or past `u63`.
+pub fn plan_counter(stage: ShaderStage, uav: BindingSlot) -> Option<(u32, u32)> {
+    let class = BindingClass::UnorderedAccess;
+    if uav.class != class || uav.space != 0 || uav.slot >= class.slots() {
+        return None;
+    }
+    Some((group_of(stage), COUNTER_BASE + uav.slot))
+}
+
 /// What a binding holds, in WGSL terms.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(
@@ -205,6 +223,12 @@ pub enum ResourceKind {
         /// (`write` access).
         read_write: bool,
     },
+    /// The hidden counter of a structured UAV (its `register`): `var<storage, read_write>
+    /// u#_counter: atomic<u32>`, a buffer of at least 4 bytes whose first word is the count.
+    /// D3D sets the count when the view is bound (`UAVInitialCounts`): the caller writes it
+    /// into the buffer before the pass, and copies it out where D3D copies it
+    /// (`CopyStructureCount`: 4 bytes from offset 0).
+    UavCounter,
 }
 
 /// Sample type of a sampled texture.
@@ -227,7 +251,8 @@ pub enum TextureSample {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResourceBinding {
-    /// The D3D register it was declared at.
+    /// The D3D register it was declared at (for a [`ResourceKind::UavCounter`], the UAV's: a
+    /// shader's bindings are unique by `binding`, not by register).
     pub register: BindingSlot,
     /// WGSL `@group`.
     pub group: u32,

@@ -258,6 +258,7 @@ fn describe_kind(k: &crate::bindings::ResourceKind) -> String {
         }
         K::StorageBuffer { read_only: true } => "var<storage, read> array<u32>".into(),
         K::StorageBuffer { read_only: false } => "var<storage, read_write> array<u32>".into(),
+        K::UavCounter => "var<storage, read_write> atomic<u32> (hidden counter)".into(),
         K::StorageTexture { dimension, format, read_write } => {
             format!("texture_storage_{dimension}<{format}, {}>", if *read_write { "read_write" } else { "write" })
         }

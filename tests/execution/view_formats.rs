@@ -50,7 +50,8 @@ fn typed_view_formats_follow_register_and_space() {
     assert!(detail.contains("u3, space"), "{detail}");
 
     // All four given by register and space: the views translate, and what remains refused is
-    // the append/consume counters (`imm_atomic_alloc`), not a view format.
+    // not a view format (the structured UAV in space 4, past the binding plan; its counter and
+    // the one in space 3 would be refused next: counters are bound in space 0 only).
     let all = ["t2,space1=r32uint", "t2,space2=r32uint", "u3,space1=r32uint", "u3,space2=r32uint"];
     if let Some((reason, detail)) = refusal(&blob, &all) {
         assert!(

@@ -46,6 +46,7 @@ pub const USHR: u32 = 85;
 pub const DCL_INPUT: u32 = 95;
 pub const DCL_THREAD_GROUP: u32 = 155;
 pub const DCL_UAV_RAW: u32 = 157;
+pub const DCL_UAV_STRUCTURED: u32 = 158;
 pub const DCL_TGSM_RAW: u32 = 159;
 pub const DCL_TGSM_STRUCTURED: u32 = 160;
 pub const LD_RAW: u32 = 165;
@@ -53,6 +54,8 @@ pub const STORE_RAW: u32 = 166;
 pub const LD_STRUCTURED: u32 = 167;
 pub const STORE_STRUCTURED: u32 = 168;
 pub const ATOMIC_UMAX: u32 = 176;
+pub const IMM_ATOMIC_ALLOC: u32 = 178;
+pub const IMM_ATOMIC_CONSUME: u32 = 179;
 pub const IMM_ATOMIC_IADD: u32 = 180;
 pub const SYNC: u32 = 190;
 pub const DADD: u32 = 191;
@@ -161,6 +164,18 @@ pub fn dcl_uav_raw(reg: u32, globally_coherent: bool) -> Vec<u32> {
     let mut d = ins(DCL_UAV_RAW, &[memory(UAV, reg)]);
     if globally_coherent {
         d[0] |= 1 << 16;
+    }
+    d
+}
+
+/// `dcl_uav_structured u#, stride` (`dcl_uav_structured_opc`, the hidden counter's
+/// `D3D11_SB_UAV_HAS_ORDER_PRESERVING_COUNTER`, when asked).
+pub fn dcl_uav_structured(reg: u32, stride: u32, order_preserving_counter: bool) -> Vec<u32> {
+    let mut d = ins(DCL_UAV_STRUCTURED, &[memory(UAV, reg)]);
+    d.push(stride);
+    d[0] += 1 << 24;
+    if order_preserving_counter {
+        d[0] |= 1 << 23;
     }
     d
 }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 pub mod asm;
 pub mod basic_effect_model;
+pub mod counter_fixture;
 pub mod dual_texture_model;
 pub mod example_shaders;
 pub mod geometry_fixture;

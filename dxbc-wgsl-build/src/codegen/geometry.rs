@@ -1034,7 +1034,7 @@ impl Gen<'_> {
                 .bindings
                 .iter()
                 .filter(|b| match b.kind {
-                    BindingKind::StorageBuffer { .. } => storage,
+                    BindingKind::StorageBuffer { .. } | BindingKind::UavCounter => storage,
                     BindingKind::UniformBuffer { .. } => !storage,
                     _ => false,
                 })
@@ -1137,7 +1137,9 @@ fn group_entry(w: &mut W, plan: &crate::plan::PipelinePlan, entry: &GroupEntry) 
     let name = &f.name;
     let get = if f.required { format!("r.{name}") } else { format!("r.{name}.ok_or(MissingResource({name:?}))?") };
     let resource = match f.kind {
-        FieldKind::UniformBuffer | FieldKind::StorageBuffer => format!("{get}.as_entire_binding()"),
+        FieldKind::UniformBuffer | FieldKind::StorageBuffer | FieldKind::CounterBuffer => {
+            format!("{get}.as_entire_binding()")
+        }
         FieldKind::TextureView => format!("wgpu::BindingResource::TextureView({get})"),
         FieldKind::Sampler => format!("wgpu::BindingResource::Sampler({get})"),
     };

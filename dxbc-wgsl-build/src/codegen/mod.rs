@@ -1204,7 +1204,7 @@ impl<'a> Gen<'a> {
                 w.doc_text(d);
             }
             let ty = match f.kind {
-                FieldKind::UniformBuffer | FieldKind::StorageBuffer => "&'a wgpu::Buffer",
+                FieldKind::UniformBuffer | FieldKind::StorageBuffer | FieldKind::CounterBuffer => "&'a wgpu::Buffer",
                 FieldKind::TextureView => "&'a wgpu::TextureView",
                 FieldKind::Sampler => "&'a wgpu::Sampler",
             };
@@ -1461,7 +1461,9 @@ impl<'a> Gen<'a> {
                             format!("r.{name}.ok_or(MissingResource({name:?}))?")
                         };
                         let resource = match f.kind {
-                            FieldKind::UniformBuffer | FieldKind::StorageBuffer => format!("{get}.as_entire_binding()"),
+                            FieldKind::UniformBuffer | FieldKind::StorageBuffer | FieldKind::CounterBuffer => {
+                                format!("{get}.as_entire_binding()")
+                            }
                             FieldKind::TextureView => format!("wgpu::BindingResource::TextureView({get})"),
                             FieldKind::Sampler => format!("wgpu::BindingResource::Sampler({get})"),
                         };
@@ -2036,6 +2038,13 @@ fn resource_doc(e: &crate::effect::Effect, f: &ResourceField) -> String {
                 layout.size()
             )
         }
+        None if f.kind == FieldKind::CounterBuffer => format!(
+            "The hidden counter of {} (`imm_atomic_alloc`/`imm_atomic_consume`):\n\
+             the count is its first 4 bytes, a `u32` (`wgpu::BufferUsages::STORAGE`). Write the count\n\
+             D3D sets when it binds the view (`UAVInitialCounts`) before the pass; `CopyStructureCount`\n\
+             is `copy_buffer_to_buffer(counter, 0, destination, offset, 4)`.",
+            regs.join(", ")
+        ),
         None => format!("Register {}: {}.", regs.join(", "), f.kinds.join(" or ")),
     };
     if !f.required {
@@ -2077,6 +2086,7 @@ fn binding_type(b: &Binding) -> String {
         BindingKind::StorageBuffer { read_only } => format!(
             "wgpu::BindingType::Buffer {{ ty: wgpu::BufferBindingType::Storage {{ read_only: {read_only} }}, has_dynamic_offset: false, min_binding_size: None }}"
         ),
+        BindingKind::UavCounter => "wgpu::BindingType::Buffer { ty: wgpu::BufferBindingType::Storage { read_only: false }, has_dynamic_offset: false, min_binding_size: wgpu::BufferSize::new(4) }".to_string(),
         BindingKind::Sampler { comparison } => format!(
             "wgpu::BindingType::Sampler(wgpu::SamplerBindingType::{})",
             if *comparison { "Comparison" } else { "Filtering" }

@@ -213,7 +213,9 @@ pub fn fake_info(label: &str) -> StageInfo {
 }
 
 /// A stand-in compute shader: `b0` (16 bytes) and a write-only `rgba8unorm` storage texture at
-/// `u0`; with `Tx` in the name also `t0` and `s0`. Workgroup size 8×8×1, or 64×1×1 for `Clear`.
+/// `u0`; with `Tx` in the name also `t0` and `s0`; with `Clear` also a structured buffer at `u1`
+/// and its hidden counter (binding 897: a second binding of register `u1`). Workgroup size
+/// 8×8×1, or 512×1×1 for `Clear`.
 pub fn fake_compute(label: &str) -> StageInfo {
     let mut bindings = vec![cb0(0, 16)];
     if label.contains("Tx") {
@@ -243,6 +245,23 @@ pub fn fake_compute(label: &str) -> StageInfo {
         },
         name: "u0".into(),
     });
+    if label.contains("Clear") {
+        let u1 = BindingSlot { class: RegisterClass::UnorderedAccess, slot: 1, space: 0 };
+        bindings.push(Binding {
+            register: u1,
+            group: 0,
+            binding: 161,
+            kind: BindingKind::StorageBuffer { read_only: false },
+            name: "u1".into(),
+        });
+        bindings.push(Binding {
+            register: u1,
+            group: 0,
+            binding: 897,
+            kind: BindingKind::UavCounter,
+            name: "u1_counter".into(),
+        });
+    }
     // The clearing shader is wider than WebGPU's defaults allow (512 threads, 20 KB shared).
     let (size, shared) = if label.contains("Clear") { ([512, 1, 1], 20480) } else { ([8, 8, 1], 0) };
     StageInfo {

@@ -728,7 +728,7 @@ pub fn placeholder(dev: &Device, b: &ResourceBinding) -> Bound {
         ResourceKind::Texture { dimension, sample, multisampled } => {
             Bound::View(dev.placeholder_texture(*dimension, *sample, *multisampled))
         }
-        ResourceKind::StorageBuffer { .. } | ResourceKind::StorageTexture { .. } => {
+        ResourceKind::StorageBuffer { .. } | ResourceKind::StorageTexture { .. } | ResourceKind::UavCounter => {
             Bound::Buffer(dev.buffer("placeholder storage", &[0; 16], wgpu::BufferUsages::STORAGE))
         }
     }

@@ -107,6 +107,8 @@ struct Desc {
     levels: u32,
     samples: u32,
     data: Vec<u32>,
+    /// A UAV buffer view with a hidden counter.
+    uav_counter: bool,
 }
 
 impl Desc {
@@ -130,6 +132,7 @@ impl Desc {
                 .and_then(Value::as_array)
                 .map(|a| a.iter().map(|w| w.as_u64().unwrap_or(0) as u32).collect())
                 .unwrap_or_default(),
+            uav_counter: e.get("uav_counter").and_then(Value::as_bool).unwrap_or(false),
         }
     }
 
@@ -147,6 +150,7 @@ impl Desc {
             levels: 1,
             samples: 0,
             data: Vec::new(),
+            uav_counter: false,
         }
     }
 
@@ -166,6 +170,10 @@ struct Resource {
     texture: Option<wgpu::Texture>,
     /// Buffer (vertex buffers, SRV/UAV buffers).
     buffer: Option<wgpu::Buffer>,
+    /// A structured UAV buffer's hidden counter (`uav_counter`: vkd3d's `counter_buffer`
+    /// views): 4 bytes, zero when created, as D3D's runners bind the view without initial
+    /// counts. Kept across draws and dispatches, as the view's counter is.
+    counter: Option<wgpu::Buffer>,
     /// A depth copy for comparison sampling, made on first use.
     depth_copy: Option<wgpu::Texture>,
     /// A skipped or failed draw/dispatch wrote it last.
@@ -599,7 +607,7 @@ impl Replay<'_> {
 
     fn create(&mut self, desc: Desc) -> Resource {
         let dev = self.dev;
-        let mut res = Resource { desc, texture: None, buffer: None, depth_copy: None, tainted: None };
+        let mut res = Resource { desc, texture: None, buffer: None, counter: None, depth_copy: None, tainted: None };
         let d = &res.desc;
         if d.ty == "vb" || d.is_buffer() {
             // Vertex buffers apart: wgpu pads buffers with VERTEX usage (see `draw.rs`); the
@@ -614,6 +622,9 @@ impl Replay<'_> {
                 bytes.resize((d.width * d.texel_size.max(1)) as usize, 0);
             }
             res.buffer = Some(dev.buffer("test buffer", &bytes, usage));
+            if d.ty == "uav" && d.uav_counter {
+                res.counter = Some(dev.buffer("uav counter", &[0; 4], usage));
+            }
             return res;
         }
         let Some((format, texel_words)) = texture_format(&d.format) else { return res };
@@ -1282,6 +1293,15 @@ fn bind(
                 None => Ok(placeholder(dev, b)),
             }
         }
+        (ResourceKind::UavCounter, _) => match resources.get(&("uav".to_string(), slot)) {
+            Some(r) if r.desc.is_buffer() => match &r.counter {
+                Some(counter) => Ok(Bound::Buffer(counter.clone())),
+                None => Err(DrawError::Fail(format!(
+                    "the shader uses the hidden counter of u{slot}, whose view the test creates without one"
+                ))),
+            },
+            _ => Ok(placeholder(dev, b)),
+        },
         (ResourceKind::StorageTexture { .. }, _) => {
             match resources.get(&("uav".to_string(), slot)).and_then(|r| r.texture.clone()) {
                 Some(t) => Ok(Bound::View(t.create_view(&Default::default()))),

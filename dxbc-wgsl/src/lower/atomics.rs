@@ -1,6 +1,8 @@
 //! Atomics (`atomic_*`, `imm_atomic_*`) on raw/structured UAV words, typed `RWBuffer` words and
 //! thread-group shared memory, declared `atomic<u32>`: WGSL's atomic functions where they match
-//! D3D's, compare-exchange loops where they do not (strong compare-exchange, signed min/max).
+//! D3D's, compare-exchange loops where they do not (strong compare-exchange, signed min/max);
+//! and `imm_atomic_alloc`/`imm_atomic_consume` on a structured UAV's hidden counter (a
+//! binding of its own, `resource_decl.rs`).
 
 use super::{mask_lanes, refuse_at, Cx, I, R, U};
 use crate::refusal::{RefusalReason, TranslateError};
@@ -8,6 +10,45 @@ use crate::sm4::{Opcode, Operand, OperandType};
 use naga::{BinaryOperator as B, Expression, MathFunction as M, Statement};
 
 impl Cx<'_, '_> {
+    /// `imm_atomic_alloc dst, u#`: `dst = atomicAdd(&u#_counter, 1u)`, the count before the
+    /// increment; `imm_atomic_consume dst, u#`: `dst = atomicSub(&u#_counter, 1u) - 1u`, the
+    /// count after the decrement (D3D11.3: "returning the new value"). Both wrap, as D3D's
+    /// unclamped count does. The counter is the one D3D set when the view was bound (the
+    /// caller's buffer: `docs/binding-model.md`).
+    pub(super) fn counter_atomic(&mut self, i: usize) -> R<()> {
+        let ins = self.m.ins(i);
+        let (d, res) = (&ins.operands[0], &ins.operands[1]);
+        let consume = ins.opcode == Opcode::IMM_ATOMIC_CONSUME;
+        let Some(&counter) =
+            self.counters.get(&self.m.resource_id(res)).filter(|_| res.ty == OperandType::UnorderedAccessView)
+        else {
+            return Err(refuse_at(
+                self,
+                i,
+                RefusalReason::ResourceUnsupported,
+                format!(
+                    "`{}` on u{}, which is not a structured UAV (only those have a hidden counter)",
+                    ins.opcode.name(),
+                    res.reg()
+                ),
+            ));
+        };
+        let one = self.b.u32(1);
+        let ty = self.ty(U, 1);
+        let r = self.b.result_expr(Expression::AtomicResult { ty, comparison: false });
+        let fun = if consume { naga::AtomicFunction::Subtract } else { naga::AtomicFunction::Add };
+        self.b.stmt(Statement::Atomic { pointer: counter, fun, value: one, result: Some(r) });
+        let lanes = mask_lanes(d.select.mask());
+        if d.ty == OperandType::Null || lanes.is_empty() {
+            return Ok(());
+        }
+        let v = if consume { self.b.bin(B::Subtract, r, one) } else { r };
+        let v = self.b.splat(v, lanes.len());
+        let kind = self.operand_kind(i, 0);
+        let v = if kind == I { self.b.bitcast(v, I) } else { v };
+        self.write(i, d, &lanes, v, kind, false)
+    }
+
     /// Atomics on raw/structured UAV words, typed `RWBuffer` words and thread-group shared memory.
     /// Out-of-bounds operations do nothing and return 0 (D3D: nothing for UAVs; undefined for
     /// `g#`).

@@ -74,7 +74,7 @@ pub(crate) fn lowering(op: Opcode) -> Option<Lowering> {
         O::BUFINFO => L(|cx, i| cx.buffer_info(i)),
         O::LD_UAV_TYPED => L(|cx, i| cx.uav_typed_load(i)),
         O::STORE_UAV_TYPED => L(|cx, i| cx.uav_typed_store(i)),
-        O::IMM_ATOMIC_ALLOC | O::IMM_ATOMIC_CONSUME => Refuse("UAV hidden counters (append/consume)"),
+        O::IMM_ATOMIC_ALLOC | O::IMM_ATOMIC_CONSUME => L(|cx, i| cx.counter_atomic(i)),
         op if op.is_atomic() => L(|cx, i| cx.atomic(i)),
         op if op.is_double() => L(|cx, i| cx.double_op(i)),
         O::SYNC => L(|cx, i| cx.sync_in_compute(i)),

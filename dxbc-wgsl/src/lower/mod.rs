@@ -185,6 +185,8 @@ pub(crate) struct Cx<'a, 'p> {
     pub storage_textures: HashMap<u32, StorageTex>,
     /// Raw/structured buffers by (is UAV, id).
     pub buffers: HashMap<(bool, u32), Buf>,
+    /// The hidden counters (`atomic<u32>` globals) of structured UAVs by id.
+    pub counters: HashMap<u32, Handle<Expression>>,
     /// Thread-group shared memory by `g#`.
     pub tgsm: HashMap<u32, Buf>,
     /// Compute-shader thread IDs: the value (a `vec4<u32>` local's load, or the `u32` argument for
@@ -342,6 +344,7 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
         depth_clamp: None,
         runtime_imm: false,
         storage_textures: HashMap::new(),
+        counters: HashMap::new(),
         out_struct: None,
         clip_out: None,
         input_ranges: Vec::new(),

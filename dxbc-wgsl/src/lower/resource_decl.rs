@@ -2,8 +2,9 @@
 //! (`var<uniform>` arrays of `vec4`), the immediate constant buffer (a private array), samplers
 //! (comparison or not, by use), sampled textures (depth textures where compared), raw and
 //! structured buffers and typed buffers (storage buffers of 32-bit words), typed UAV textures
-//! (storage textures of the view format the caller supplies or the program implies), and
-//! thread-group shared memory (`var<workgroup>` word arrays).
+//! (storage textures of the view format the caller supplies or the program implies), the hidden
+//! counters of structured UAVs (`atomic<u32>` words of their own, [`bindings::plan_counter`]),
+//! and thread-group shared memory (`var<workgroup>` word arrays).
 
 use super::{refuse_decl, Buf, Cx, StorageTex, Tex, TypedBuf};
 use crate::bindings::{self, BindingClass, BindingSlot, ResourceBinding, ResourceKind, TextureSample, ViewDimension};
@@ -274,6 +275,15 @@ impl Cx<'_, '_> {
             }
             self.declare_texture(r, cmp_tex, options)?;
         }
+        // The hidden counters, after every view (their bindings follow the views' ranges).
+        for r in &resources {
+            if r.uav
+                && matches!(r.shape, ResourceShape::Structured { .. })
+                && self.uav_used_by(r.id, Opcode::is_counter)
+            {
+                self.declare_counter(r)?;
+            }
+        }
         Ok(())
     }
 
@@ -413,11 +423,12 @@ impl Cx<'_, '_> {
         Ok(single)
     }
 
-    /// UAV ids that atomic instructions target (their words are declared `atomic<u32>`).
+    /// UAV ids that atomic instructions target (their words are declared `atomic<u32>`; the
+    /// counter atomics touch the hidden counter, not the words).
     fn atomic_uavs(&self) -> Vec<u32> {
         let mut ids = Vec::new();
         for ins in &self.m.program.instructions {
-            let atomic = ins.opcode.is_atomic();
+            let atomic = ins.opcode.is_atomic() && !ins.opcode.is_counter();
             if !atomic {
                 continue;
             }
@@ -490,14 +501,6 @@ impl Cx<'_, '_> {
             }
             _ => None,
         };
-        if r.uav && r.flags.order_preserving_counter {
-            return Err(refuse_decl(
-                m,
-                r.at,
-                RefusalReason::ResourceUnsupported,
-                "structured UAV with a hidden counter (append/consume, imm_atomic_alloc)",
-            ));
-        }
         let word = if atomic {
             self.module.types.insert(Type { name: None, inner: TypeInner::Atomic(naga::Scalar::U32) }, Span::UNDEFINED)
         } else {
@@ -517,6 +520,52 @@ impl Cx<'_, '_> {
             if r.uav { naga::StorageAccess::LOAD | naga::StorageAccess::STORE } else { naga::StorageAccess::LOAD };
         let e = self.global(name, AddressSpace::Storage { access }, arr, Some(gb));
         self.buffers.insert((r.uav, r.id), Buf { expr: e, stride, atomic, words: None });
+        Ok(())
+    }
+
+    /// The hidden counter of structured UAV `u#` that `imm_atomic_alloc`/`imm_atomic_consume`
+    /// use: `var<storage, read_write> u#_counter: atomic<u32>` at [`bindings::plan_counter`]
+    /// (space 0 only). Declared only where the program uses it (the `_opc` flag alone binds
+    /// nothing: append/consume buffers do not carry it, and a counter no instruction touches is
+    /// not observable).
+    fn declare_counter(&mut self, r: &crate::ir::ResourceDecl) -> Result<(), TranslateError> {
+        let m = self.m;
+        let register = BindingSlot { class: BindingClass::UnorderedAccess, slot: r.slot, space: r.space };
+        let name = format!("{}_counter", global_name("u", r.id, r.range, r.slot));
+        let (group, binding) = bindings::plan_counter(m.version.stage, register).ok_or_else(|| {
+            refuse_decl(
+                m,
+                r.at,
+                RefusalReason::BindingOutOfRange,
+                format!(
+                    "the hidden counter of {}: counters are bound for u0-u{} of space 0 only (bindings {}-{})",
+                    view_name(r),
+                    BindingClass::UnorderedAccess.slots() - 1,
+                    bindings::COUNTER_BASE,
+                    bindings::COUNTER_BASE + BindingClass::UnorderedAccess.slots() - 1
+                ),
+            )
+        })?;
+        if let Some(other) = self.bindings.iter().find(|b| b.group == group && b.binding == binding) {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::BindingOutOfRange,
+                format!("{name} binds @binding({binding}), which {} already binds", other.name),
+            ));
+        }
+        self.bindings.push(ResourceBinding {
+            register,
+            group,
+            binding,
+            kind: ResourceKind::UavCounter,
+            name: name.clone(),
+        });
+        let word =
+            self.module.types.insert(Type { name: None, inner: TypeInner::Atomic(naga::Scalar::U32) }, Span::UNDEFINED);
+        let access = naga::StorageAccess::LOAD | naga::StorageAccess::STORE;
+        let e = self.global(name, AddressSpace::Storage { access }, word, Some((group, binding)));
+        self.counters.insert(r.id, e);
         Ok(())
     }
 
@@ -645,7 +694,7 @@ impl Cx<'_, '_> {
         if self.m.feature_flags & 0x800 != 0 {
             return None;
         }
-        if !self.uav_used_by(r.id, |op| op == Opcode::LD_UAV_TYPED || op.is_atomic()) {
+        if !self.uav_used_by(r.id, |op| op == Opcode::LD_UAV_TYPED || (op.is_atomic() && !op.is_counter())) {
             return None;
         }
         match ret[0] {

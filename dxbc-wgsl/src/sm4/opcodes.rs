@@ -296,8 +296,8 @@ opcodes! {
     175 ATOMIC_IMIN "atomic_imin" I, "r" "ai", Atomic, 0;
     176 ATOMIC_UMAX "atomic_umax" I, "r" "au", Atomic, 0;
     177 ATOMIC_UMIN "atomic_umin" I, "r" "au", Atomic, 0;
-    178 IMM_ATOMIC_ALLOC "imm_atomic_alloc" I, "u" "r", Refused(R::ResourceUnsupported), 0;
-    179 IMM_ATOMIC_CONSUME "imm_atomic_consume" I, "u" "r", Refused(R::ResourceUnsupported), 0;
+    178 IMM_ATOMIC_ALLOC "imm_atomic_alloc" I, "u" "r", Atomic, 0;
+    179 IMM_ATOMIC_CONSUME "imm_atomic_consume" I, "u" "r", Atomic, 0;
     180 IMM_ATOMIC_IADD "imm_atomic_iadd" I, "ir" "ai", Atomic, 0;
     181 IMM_ATOMIC_AND "imm_atomic_and" I, "ur" "au", Atomic, 0;
     182 IMM_ATOMIC_OR "imm_atomic_or" I, "ur" "au", Atomic, 0;
@@ -369,9 +369,14 @@ impl Opcode {
         matches!(self.info().map(|i| i.form), Some(Form::Decl { .. } | Form::Raw)) || self == Opcode::CUSTOMDATA
     }
     /// Whether this is one of the UAV/TGSM atomics (`atomic_*` and `imm_atomic_*`, a contiguous
-    /// opcode range).
+    /// opcode range; the counter atomics [`Opcode::is_counter`] among them).
     pub fn is_atomic(self) -> bool {
         (Opcode::ATOMIC_AND.0..=Opcode::IMM_ATOMIC_UMIN.0).contains(&self.0)
+    }
+    /// Whether this is `imm_atomic_alloc` or `imm_atomic_consume`: an atomic on a structured
+    /// UAV's hidden counter, not on its words.
+    pub fn is_counter(self) -> bool {
+        matches!(self, Opcode::IMM_ATOMIC_ALLOC | Opcode::IMM_ATOMIC_CONSUME)
     }
     /// The row's [`Family`] (`Refused(OpcodeUnsupported)` past the table).
     pub fn family(self) -> Family {
