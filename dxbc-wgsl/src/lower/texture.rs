@@ -591,16 +591,17 @@ impl Cx<'_, '_> {
             mode => {
                 let f = self.b.convert(v, F);
                 if mode == 1 {
-                    // rcpFloat: reciprocal of the sizes, the mip count stays.
+                    // rcpFloat: reciprocals of the sizes (INF for a missing mip's zero sizes); the
+                    // array size, the components D3D sets to 0 and the mip count stay (resinfo
+                    // (sm4 - asm)).
                     let one = self.b.f32(1.0);
-                    let ones = self.b.splat(one, 4);
-                    let r = self.b.bin(B::Divide, ones, f);
                     let ty = self.ty(F, 4);
-                    let rx = self.b.comp(r, 0);
-                    let ry = self.b.comp(r, 1);
-                    let rz = self.b.comp(r, 2);
-                    let lw = self.b.comp(f, 3);
-                    (self.b.compose(ty, vec![rx, ry, rz, lw]), F)
+                    let mut comps = Vec::new();
+                    for k in 0..4 {
+                        let x = self.b.comp(f, k);
+                        comps.push(if k < dims { self.b.bin(B::Divide, one, x) } else { x });
+                    }
+                    (self.b.compose(ty, comps), F)
                 } else {
                     (f, F)
                 }
