@@ -54,7 +54,7 @@ pub fn describe(kind: &ResourceKind) -> String {
         ResourceKind::Sampler { comparison: false } => "sampler".into(),
         ResourceKind::Sampler { comparison: true } => "comparison sampler".into(),
         ResourceKind::Texture { dimension, sample, multisampled } => format!(
-            "texture_{}{dimension}{}",
+            "texture_{}{dimension}{}{}",
             if *multisampled { "multisampled_" } else { "" },
             match sample {
                 TextureSample::Float => "<f32>",
@@ -62,15 +62,23 @@ pub fn describe(kind: &ResourceKind) -> String {
                 TextureSample::Sint => "<i32>",
                 TextureSample::Uint => "<u32>",
                 TextureSample::Depth => " (depth)",
-            }
+            },
+            caller_view(*dimension)
         ),
         ResourceKind::StorageBuffer { read_only: true } => "read-only storage buffer".into(),
         ResourceKind::StorageBuffer { read_only: false } => "read-write storage buffer".into(),
         ResourceKind::UavCounter => "hidden counter (4-byte read-write storage buffer)".into(),
-        ResourceKind::StorageTexture { dimension, format, read_write } => {
-            format!("storage texture {dimension} {format}, {}", if *read_write { "read_write" } else { "write" })
-        }
+        ResourceKind::StorageTexture { dimension, format, read_write } => format!(
+            "storage texture {dimension} {format}, {}{}",
+            if *read_write { "read_write" } else { "write" },
+            caller_view(*dimension)
+        ),
     }
+}
+
+/// ` (a D3D Texture1D: ...)`, what the caller creates for a D3D 1D texture; empty otherwise.
+fn caller_view(d: dxbc_wgsl::ViewDimension) -> String {
+    d.caller_view().map(|v| format!(" ({v})")).unwrap_or_default()
 }
 
 impl StageInfo {

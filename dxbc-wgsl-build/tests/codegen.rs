@@ -240,3 +240,38 @@ fn single_kind_effects_keep_their_resource_fields() {
         entries_bind_their_fields(&plan, &path.display().to_string());
     }
 }
+
+/// A D3D `Texture1D` binding (`ViewDimension::D1AsD2`, a 2D texture of height 1 in WGSL): the
+/// generated layout asks for a `D2` view and the resource field's documentation says what the
+/// caller creates.
+#[test]
+fn d3d_1d_textures_generate_2d_views_and_say_so() {
+    struct OneD;
+    impl dxbc_wgsl_build::compile::Translator for OneD {
+        fn translate(
+            &mut self,
+            shader: &dxbc_wgsl_build::effect::ShaderRef,
+            _bytes: &[u8],
+        ) -> Result<dxbc_wgsl_build::stage::StageInfo, dxbc_wgsl_build::compile::ShaderError> {
+            let mut info = common::fake_info(&shader.label());
+            for b in &mut info.bindings {
+                if let dxbc_wgsl::ResourceKind::Texture { dimension, .. } = &mut b.kind {
+                    *dimension = dxbc_wgsl::ViewDimension::D1AsD2;
+                }
+            }
+            Ok(info)
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let effect = dxbc_wgsl_build::Effect::load(&common::write_tiny(dir.path())).unwrap();
+    let compiled = dxbc_wgsl_build::compile::compile(effect, &mut OneD).unwrap();
+    let code = dxbc_wgsl_build::generate(&compiled);
+    assert!(
+        code.contains("view_dimension: wgpu::TextureViewDimension::D2,") && !code.contains("TextureViewDimension::D1"),
+        "the layout asks for a 2D view:\n{code}"
+    );
+    assert!(
+        code.contains("a D3D Texture1D: a 2D texture of height 1 with the D3D mip chain"),
+        "the field's documentation:\n{code}"
+    );
+}

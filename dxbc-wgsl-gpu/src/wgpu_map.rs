@@ -7,8 +7,8 @@ use dxbc_wgsl::{ResourceKind, TexelFormat, TextureSample, ViewDimension};
 pub fn view_dimension(d: ViewDimension) -> wgpu::TextureViewDimension {
     match d {
         ViewDimension::D1 => wgpu::TextureViewDimension::D1,
-        ViewDimension::D2 => wgpu::TextureViewDimension::D2,
-        ViewDimension::D2Array => wgpu::TextureViewDimension::D2Array,
+        ViewDimension::D2 | ViewDimension::D1AsD2 => wgpu::TextureViewDimension::D2,
+        ViewDimension::D2Array | ViewDimension::D1ArrayAsD2Array => wgpu::TextureViewDimension::D2Array,
         ViewDimension::Cube => wgpu::TextureViewDimension::Cube,
         ViewDimension::CubeArray => wgpu::TextureViewDimension::CubeArray,
         ViewDimension::D3 => wgpu::TextureViewDimension::D3,
@@ -16,11 +16,13 @@ pub fn view_dimension(d: ViewDimension) -> wgpu::TextureViewDimension {
 }
 
 /// The texture a view of dimension `d` is made from: `(dimension, array layers)` of the
-/// smallest such texture (6 layers for cubes).
+/// smallest such texture (6 layers for cubes; D3D's 1D textures are 2D ones of height 1).
 pub fn texture_shape(d: ViewDimension) -> (wgpu::TextureDimension, u32) {
     match d {
         ViewDimension::D1 => (wgpu::TextureDimension::D1, 1),
-        ViewDimension::D2 | ViewDimension::D2Array => (wgpu::TextureDimension::D2, 1),
+        ViewDimension::D2 | ViewDimension::D2Array | ViewDimension::D1AsD2 | ViewDimension::D1ArrayAsD2Array => {
+            (wgpu::TextureDimension::D2, 1)
+        }
         ViewDimension::Cube | ViewDimension::CubeArray => (wgpu::TextureDimension::D2, 6),
         ViewDimension::D3 => (wgpu::TextureDimension::D3, 1),
     }

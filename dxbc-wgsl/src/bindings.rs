@@ -110,12 +110,26 @@ impl std::fmt::Display for BindingSlot {
 }
 
 /// The view dimension of a texture binding, as WGSL names it (`texture_2d_array`: `D2Array`).
+///
+/// D3D's 1D textures and 1D texture arrays are bound as 2D textures of height 1
+/// ([`ViewDimension::D1AsD2`], [`ViewDimension::D1ArrayAsD2Array`]): WebGPU's 1D textures have
+/// one mip level and no arrays. The caller creates a 2D texture of height 1 with the D3D mip
+/// chain (one array layer per D3D array slice) and binds a `2d` (`2d_array`) view of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ViewDimension {
-    /// `1d`.
+    /// `1d`. The translator does not produce it (a D3D `Texture1D` is [`ViewDimension::D1AsD2`]).
     #[cfg_attr(feature = "serde", serde(rename = "1d"))]
     D1,
+    /// A D3D `Texture1D` (`RWTexture1D`) as WGSL `texture_2d` (`texture_storage_2d`): bound as
+    /// a `2d` view of a 2D texture of height 1 with the D3D mip chain.
+    #[cfg_attr(feature = "serde", serde(rename = "1d_as_2d"))]
+    D1AsD2,
+    /// A D3D `Texture1DArray` (`RWTexture1DArray`) as WGSL `texture_2d_array`
+    /// (`texture_storage_2d_array`): bound as a `2d_array` view of a 2D texture of height 1, one
+    /// array layer per D3D array slice, with the D3D mip chain.
+    #[cfg_attr(feature = "serde", serde(rename = "1d_array_as_2d_array"))]
+    D1ArrayAsD2Array,
     /// `2d`.
     #[cfg_attr(feature = "serde", serde(rename = "2d"))]
     D2,
@@ -135,15 +149,29 @@ pub enum ViewDimension {
 
 impl ViewDimension {
     /// WGSL's spelling inside a texture type name: `1d`, `2d`, `2d_array`, `cube`,
-    /// `cube_array`, `3d`.
+    /// `cube_array`, `3d` (`2d` and `2d_array` for D3D's 1D textures bound as 2D ones).
     pub const fn wgsl_name(self) -> &'static str {
         match self {
             ViewDimension::D1 => "1d",
-            ViewDimension::D2 => "2d",
-            ViewDimension::D2Array => "2d_array",
+            ViewDimension::D2 | ViewDimension::D1AsD2 => "2d",
+            ViewDimension::D2Array | ViewDimension::D1ArrayAsD2Array => "2d_array",
             ViewDimension::Cube => "cube",
             ViewDimension::CubeArray => "cube_array",
             ViewDimension::D3 => "3d",
+        }
+    }
+}
+
+impl ViewDimension {
+    /// The view the caller creates when it differs from the D3D resource's own dimension: for
+    /// D3D's 1D textures, what texture and view stand for them.
+    pub const fn caller_view(self) -> Option<&'static str> {
+        match self {
+            ViewDimension::D1AsD2 => Some("a D3D Texture1D: a 2D texture of height 1 with the D3D mip chain, `D2` view"),
+            ViewDimension::D1ArrayAsD2Array => Some(
+                "a D3D Texture1DArray: a 2D texture of height 1, one layer per D3D array slice, with the D3D mip chain, `D2Array` view",
+            ),
+            _ => None,
         }
     }
 }
@@ -215,7 +243,7 @@ pub enum ResourceKind {
     },
     /// A storage texture (typed UAV).
     StorageTexture {
-        /// View dimension (1D, 2D, 2D array or 3D).
+        /// View dimension (2D, 2D array or 3D; D3D's 1D and 1D arrays as 2D ones of height 1).
         dimension: ViewDimension,
         /// Texel format.
         format: crate::TexelFormat,

@@ -248,20 +248,30 @@ fn describe_kind(k: &crate::bindings::ResourceKind) -> String {
         K::Sampler { comparison: true } => "sampler_comparison".into(),
         K::Texture { dimension, sample, multisampled } => {
             let ms = if *multisampled { "multisampled_" } else { "" };
-            match sample {
+            let t = match sample {
                 S::Float => format!("texture_{ms}{dimension}<f32> (filterable)"),
                 S::UnfilterableFloat => format!("texture_{ms}{dimension}<f32> (unfilterable: only loaded)"),
                 S::Sint => format!("texture_{ms}{dimension}<i32>"),
                 S::Uint => format!("texture_{ms}{dimension}<u32>"),
                 S::Depth => format!("texture_depth_{ms}{dimension}"),
-            }
+            };
+            with_caller_view(t, *dimension)
         }
         K::StorageBuffer { read_only: true } => "var<storage, read> array<u32>".into(),
         K::StorageBuffer { read_only: false } => "var<storage, read_write> array<u32>".into(),
         K::UavCounter => "var<storage, read_write> atomic<u32> (hidden counter)".into(),
-        K::StorageTexture { dimension, format, read_write } => {
-            format!("texture_storage_{dimension}<{format}, {}>", if *read_write { "read_write" } else { "write" })
-        }
+        K::StorageTexture { dimension, format, read_write } => with_caller_view(
+            format!("texture_storage_{dimension}<{format}, {}>", if *read_write { "read_write" } else { "write" }),
+            *dimension,
+        ),
+    }
+}
+
+/// `t`, followed by what the caller binds for a D3D 1D texture (a 2D one of height 1).
+fn with_caller_view(t: String, d: crate::bindings::ViewDimension) -> String {
+    match d.caller_view() {
+        Some(v) => format!("{t} ({v})"),
+        None => t,
     }
 }
 

@@ -2121,8 +2121,8 @@ fn view_dimension(d: &dxbc_wgsl::ViewDimension) -> &'static str {
     use dxbc_wgsl::ViewDimension as D;
     match d {
         D::D1 => "D1",
-        D::D2 => "D2",
-        D::D2Array => "D2Array",
+        D::D2 | D::D1AsD2 => "D2",
+        D::D2Array | D::D1ArrayAsD2Array => "D2Array",
         D::Cube => "Cube",
         D::CubeArray => "CubeArray",
         D::D3 => "D3",

@@ -1302,9 +1302,22 @@ fn bind(
             },
             _ => Ok(placeholder(dev, b)),
         },
-        (ResourceKind::StorageTexture { .. }, _) => {
+        (ResourceKind::StorageTexture { dimension, .. }, _) => {
             match resources.get(&("uav".to_string(), slot)).and_then(|r| r.texture.clone()) {
-                Some(t) => Ok(Bound::View(t.create_view(&Default::default()))),
+                // The binding's view dimension (a one-layer texture makes a `2d` view by default,
+                // where the shader may declare an array: a D3D 1D array of one slice), of mip 0.
+                Some(t) => dev
+                    .scoped(|_| {
+                        let view_dim = crate::wgpu_map::view_dimension(*dimension);
+                        t.create_view(&wgpu::TextureViewDescriptor {
+                            dimension: Some(view_dim),
+                            mip_level_count: Some(1),
+                            array_layer_count: (view_dim == wgpu::TextureViewDimension::D2).then_some(1),
+                            ..Default::default()
+                        })
+                    })
+                    .map(Bound::View)
+                    .map_err(|e| DrawError::Fail(format!("u{slot}: {e}"))),
                 None => Err(DrawError::Fail(format!("u{slot} is not a texture"))),
             }
         }

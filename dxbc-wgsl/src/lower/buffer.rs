@@ -241,10 +241,18 @@ impl Cx<'_, '_> {
         self.write(i, &ops[0], &lanes, r, st.kind, false)
     }
 
-    /// Clamped coordinates, layer and the in-bounds test of a storage-texture access.
+    /// Clamped coordinates, layer and the in-bounds test of a storage-texture access (a D3D 1D
+    /// address `x`, slice in `.y`, at `(x, 0)` of the 2D storage texture of height 1).
     fn storage_coords(&mut self, i: usize, st: &super::StorageTex, addr: &Operand) -> R<(E, Option<E>, E)> {
-        let comps: Vec<u8> = (0..st.coords as u8).collect();
+        let n = st.d3d_coords() as u8;
+        let comps: Vec<u8> = (0..n).collect();
         let c = self.read(i, addr, &comps, U)?;
+        let c = if st.d1 {
+            let row = self.b.u32(0);
+            self.widen_1d(c, row, U)
+        } else {
+            c
+        };
         let size =
             self.b.expr(Expression::ImageQuery { image: st.expr, query: naga::ImageQuery::Size { level: None } });
         let inside = self.b.bin(B::Less, c, size);
@@ -258,7 +266,7 @@ impl Cx<'_, '_> {
         let max_c = self.b.bin(B::Subtract, size, ones);
         let safe = self.b.math(M::Min, &[c, max_c]);
         let layer = if st.arrayed {
-            let l = self.read(i, addr, &[st.coords as u8], U)?;
+            let l = self.read(i, addr, &[n], U)?;
             let layers = self.b.expr(Expression::ImageQuery { image: st.expr, query: naga::ImageQuery::NumLayers });
             let lok = self.b.bin(B::Less, l, layers);
             ok = self.b.bin(B::LogicalAnd, ok, lok);

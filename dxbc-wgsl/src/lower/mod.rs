@@ -115,8 +115,22 @@ pub(crate) struct Tex {
     pub single: bool,
     pub kind: ScalarKind,
     pub depth: bool,
-    /// Coordinate components (without the array layer).
+    /// Coordinate components of the WGSL texture (without the array layer).
     pub coords: usize,
+    /// A D3D 1D texture (or 1D array) bound as a WGSL 2D texture of height 1: D3D's address has
+    /// one coordinate (then the array slice), the WGSL coordinate is `(u, row)`.
+    pub d1: bool,
+}
+
+impl Tex {
+    /// Coordinate components of the D3D address (without the array slice).
+    pub fn d3d_coords(&self) -> usize {
+        if self.d1 {
+            1
+        } else {
+            self.coords
+        }
+    }
 }
 
 /// A raw or structured buffer global, or thread-group shared memory.
@@ -148,11 +162,24 @@ pub(crate) struct TypedBuf {
 pub(crate) struct StorageTex {
     pub expr: Handle<Expression>,
     pub arrayed: bool,
-    /// Coordinate components without the array layer.
+    /// Coordinate components of the WGSL storage texture without the array layer.
     pub coords: usize,
+    /// A D3D `RWTexture1D(Array)` bound as a WGSL 2D storage texture of height 1 (see [`Tex::d1`]).
+    pub d1: bool,
     pub kind: ScalarKind,
     /// Bound `read_write` (the shader loads from it).
     pub read_write: bool,
+}
+
+impl StorageTex {
+    /// Coordinate components of the D3D address (without the array slice).
+    pub fn d3d_coords(&self) -> usize {
+        if self.d1 {
+            1
+        } else {
+            self.coords
+        }
+    }
 }
 
 /// One SV_ClipDistance lane: the output local and the component read from it.

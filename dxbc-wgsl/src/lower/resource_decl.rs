@@ -298,20 +298,16 @@ impl Cx<'_, '_> {
         let ResourceShape::Typed { dim, ret, samples } = r.shape else {
             unreachable!("raw and structured handled above")
         };
+        // D3D's 1D textures and arrays are 2D textures of height 1 (`d1`): WebGPU's 1D textures
+        // have one mip level and no arrays.
+        let d1 = matches!(dim, 2 | 7);
         let (idim, arrayed, multi, coords) = match dim {
-            2 => (ImageDimension::D1, false, false, 1),
+            2 => (ImageDimension::D2, false, false, 2),
             3 => (ImageDimension::D2, false, false, 2),
             4 => (ImageDimension::D2, false, true, 2),
             5 => (ImageDimension::D3, false, false, 3),
             6 => (ImageDimension::Cube, false, false, 3),
-            7 => {
-                return Err(refuse_decl(
-                    m,
-                    r.at,
-                    RefusalReason::WebGpuLimitation,
-                    "1D texture arrays: WGSL has no texture_1d_array",
-                ));
-            }
+            7 => (ImageDimension::D2, true, false, 2),
             8 => (ImageDimension::D2, true, false, 2),
             10 => (ImageDimension::Cube, true, false, 3),
             9 => {
@@ -341,7 +337,7 @@ impl Cx<'_, '_> {
         let single = multi && self.texture2dms_single_sampled(r, samples, options)?;
         let wgsl_multi = multi && !single;
         let depth = cmp_tex.contains(&r.id);
-        if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3 || idim == ImageDimension::D1) {
+        if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3) {
             return Err(refuse_decl(
                 m,
                 r.at,
@@ -359,6 +355,7 @@ impl Cx<'_, '_> {
             .types
             .insert(Type { name: None, inner: TypeInner::Image { dim: idim, arrayed, class } }, Span::UNDEFINED);
         let dim_name = match (idim, arrayed) {
+            _ if d1 => d1_view(arrayed),
             (ImageDimension::D1, _) => ViewDimension::D1,
             (ImageDimension::D2, false) => ViewDimension::D2,
             (ImageDimension::D2, true) => ViewDimension::D2Array,
@@ -386,7 +383,7 @@ impl Cx<'_, '_> {
             &name,
         )?;
         let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
-        self.textures.insert(r.id, Tex { expr: e, dim: idim, arrayed, multi, single, kind, depth, coords });
+        self.textures.insert(r.id, Tex { expr: e, dim: idim, arrayed, multi, single, kind, depth, coords, d1 });
         Ok(())
     }
 
@@ -738,10 +735,13 @@ impl Cx<'_, '_> {
                 "the supplied UAV format's scalar type differs from the declared return type",
             ));
         }
+        // RWTexture1D(Array): a 2D storage texture of height 1, as the SRV of the same texture is.
+        let d1 = matches!(dim, 2 | 7);
         let (idim, arrayed, coords) = match dim {
-            2 => (ImageDimension::D1, false, 1),
+            2 => (ImageDimension::D2, false, 2),
             3 => (ImageDimension::D2, false, 2),
             5 => (ImageDimension::D3, false, 3),
+            7 => (ImageDimension::D2, true, 2),
             8 => (ImageDimension::D2, true, 2),
             other => {
                 return Err(refuse_decl(
@@ -787,6 +787,7 @@ impl Cx<'_, '_> {
             Span::UNDEFINED,
         );
         let dim_name = match (idim, arrayed) {
+            _ if d1 => d1_view(arrayed),
             (ImageDimension::D1, _) => ViewDimension::D1,
             (ImageDimension::D2, false) => ViewDimension::D2,
             (ImageDimension::D2, true) => ViewDimension::D2Array,
@@ -803,8 +804,17 @@ impl Cx<'_, '_> {
         )?;
         let e = self.global(name, AddressSpace::Handle, ty, Some(gb));
         self.storage_textures
-            .insert(r.id, StorageTex { expr: e, arrayed, coords, kind: naga_kind(f.scalar()), read_write: loaded });
+            .insert(r.id, StorageTex { expr: e, arrayed, coords, d1, kind: naga_kind(f.scalar()), read_write: loaded });
         Ok(())
+    }
+}
+
+/// The binding's view dimension of a D3D 1D texture (array): a 2D one of height 1.
+fn d1_view(arrayed: bool) -> ViewDimension {
+    if arrayed {
+        ViewDimension::D1ArrayAsD2Array
+    } else {
+        ViewDimension::D1AsD2
     }
 }
 

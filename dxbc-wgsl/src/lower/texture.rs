@@ -30,12 +30,22 @@ impl Cx<'_, '_> {
         self.b.swizzle(v4, &comps)
     }
 
-    /// Splits an address operand into (coordinates, array layer) for a texture.
+    /// Splits an address operand into (coordinates, array layer) for a texture. A D3D 1D
+    /// address `u` (array slice in `.y`) is `(u, row)` on the 2D texture of height 1 that stands
+    /// for it: `row` 0.5 for a normalized coordinate (the row's centre: any filter and address
+    /// mode reads that row alone), 0 for a texel index.
     fn coords(&mut self, i: usize, addr: &Operand, tex: &Tex, kind: ScalarKind) -> R<(E, Option<E>)> {
-        let comps: Vec<u8> = (0..tex.coords as u8).collect();
+        let n = tex.d3d_coords() as u8;
+        let comps: Vec<u8> = (0..n).collect();
         let c = self.read(i, addr, &comps, kind)?;
+        let c = if tex.d1 {
+            let row = if kind == F { self.b.f32(0.5) } else { self.b.i32(0) };
+            self.widen_1d(c, row, kind)
+        } else {
+            c
+        };
         let layer = if tex.arrayed {
-            let l = self.read(i, addr, &[tex.coords as u8], kind)?;
+            let l = self.read(i, addr, &[n], kind)?;
             let l = if kind == F {
                 // D3D rounds the array coordinate to the nearest integer.
                 let r = self.b.math(M::Round, &[l]);
@@ -52,8 +62,18 @@ impl Cx<'_, '_> {
         Ok((c, layer))
     }
 
+    /// `(x, fill)`: a D3D 1D coordinate, gradient or offset on the 2D texture of height 1.
+    pub(super) fn widen_1d(&mut self, x: E, fill: E, kind: ScalarKind) -> E {
+        let ty = self.ty(kind, 2);
+        self.b.compose(ty, vec![x, fill])
+    }
+
     fn offset_expr(&mut self, ins: &Instruction, tex: &Tex) -> Option<E> {
-        let o = ins.texel_offset?;
+        let mut o = ins.texel_offset?;
+        if tex.d1 {
+            // A 1D texture's offset is `u` alone.
+            o[1] = 0;
+        }
         if o == [0, 0, 0] {
             return None;
         }
@@ -131,28 +151,22 @@ impl Cx<'_, '_> {
                 SampleLevel::Exact(l)
             }
             Opcode::SAMPLE_D => {
-                let n = match tex.dim {
-                    ImageDimension::D1 => 1,
-                    ImageDimension::D2 => 2,
-                    _ => 3,
-                };
-                let comps: Vec<u8> = (0..n).collect();
-                let x = self.read(i, &ops[4], &comps, F)?;
-                let y = self.read(i, &ops[5], &comps, F)?;
+                // A gradient has the address's coordinate components (3 for cubes).
+                let comps: Vec<u8> = (0..tex.d3d_coords() as u8).collect();
+                let mut x = self.read(i, &ops[4], &comps, F)?;
+                let mut y = self.read(i, &ops[5], &comps, F)?;
+                if tex.d1 {
+                    // The row does not move: its derivatives are zero.
+                    let z = self.b.f32(0.0);
+                    x = self.widen_1d(x, z, F);
+                    y = self.widen_1d(y, z, F);
+                }
                 SampleLevel::Gradient { x, y }
             }
             _ => SampleLevel::Zero,
         };
         if tex.depth && !compare && !matches!(level, SampleLevel::Auto) {
             return Err(refuse_at(self, i, RefusalReason::WebGpuLimitation, "a texture used for comparison sampling is a WGSL depth texture, which has no biased, gradient or fractional-LOD sampling"));
-        }
-        if tex.dim == ImageDimension::D1 && !matches!(level, SampleLevel::Auto) {
-            return Err(refuse_at(
-                self,
-                i,
-                RefusalReason::WebGpuLimitation,
-                "1D textures can only be sampled with implicit LOD in WGSL",
-            ));
         }
         let depth_ref = if compare { Some(self.read(i, &ops[4], &[0], F)?) } else { None };
         let v = self.b.expr(Expression::ImageSample {
@@ -288,7 +302,7 @@ impl Cx<'_, '_> {
         let compare = ins.opcode.has(COMPARISON);
         let (res_k, smp_k) = if po { (3, 4) } else { (2, 3) };
         let tex = self.texture(i, &ops[res_k])?;
-        if tex.multi || tex.dim == ImageDimension::D1 || tex.dim == ImageDimension::D3 {
+        if tex.multi || tex.d1 || tex.dim == ImageDimension::D3 {
             return Err(refuse_at(
                 self,
                 i,
@@ -520,22 +534,23 @@ impl Cx<'_, '_> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
-        // (image, coordinate dimensions, arrayed, has mip levels): a UAV view is one mip level
-        // (resinfo (sm4 - asm): "for UAVs (u#), the number of mip levels is always 1").
-        let (image, dims, arrayed, mipped) = if ops[2].ty == OperandType::UnorderedAccessView {
+        // (image, D3D's size components, WGSL's, arrayed, has mip levels): a UAV view is one mip
+        // level (resinfo (sm4 - asm): "for UAVs (u#), the number of mip levels is always 1"). A
+        // D3D 1D texture (2D of height 1 here) has the width alone, the array size in `.y`.
+        let (image, dims, width, arrayed, mipped) = if ops[2].ty == OperandType::UnorderedAccessView {
             let id = self.m.resource_id(&ops[2]);
             let st = *self.storage_textures.get(&id).ok_or_else(|| {
                 refuse_at(self, i, RefusalReason::OperandUnsupported, format!("u{id} is not a typed UAV texture"))
             })?;
-            (st.expr, st.coords as u32, st.arrayed, false)
+            (st.expr, st.d3d_coords() as u32, st.coords as u32, st.arrayed, false)
         } else {
             let tex = self.texture(i, &ops[2])?;
-            let dims = match tex.dim {
+            let width = match tex.dim {
                 ImageDimension::D1 => 1,
                 ImageDimension::D2 | ImageDimension::Cube => 2,
                 ImageDimension::D3 => 3,
             };
-            (tex.expr, dims, tex.arrayed, !tex.multi)
+            (tex.expr, if tex.d1 { 1 } else { width }, width, tex.arrayed, !tex.multi)
         };
         let level = self.read(i, &ops[1], &[0], U)?;
         let levels = if mipped {
@@ -553,7 +568,7 @@ impl Cx<'_, '_> {
         let zero = self.b.u32(0);
         let mut c = Vec::new();
         for k in 0..dims {
-            c.push(if dims == 1 { size } else { self.b.comp(size, k) });
+            c.push(if width == 1 { size } else { self.b.comp(size, k) });
         }
         if arrayed {
             let layers = self.b.expr(Expression::ImageQuery { image, query: naga::ImageQuery::NumLayers });
@@ -576,16 +591,17 @@ impl Cx<'_, '_> {
             mode => {
                 let f = self.b.convert(v, F);
                 if mode == 1 {
-                    // rcpFloat: reciprocal of the sizes, the mip count stays.
+                    // rcpFloat: reciprocals of the sizes (INF for a missing mip's zero sizes); the
+                    // array size, the components D3D sets to 0 and the mip count stay (resinfo
+                    // (sm4 - asm)).
                     let one = self.b.f32(1.0);
-                    let ones = self.b.splat(one, 4);
-                    let r = self.b.bin(B::Divide, ones, f);
                     let ty = self.ty(F, 4);
-                    let rx = self.b.comp(r, 0);
-                    let ry = self.b.comp(r, 1);
-                    let rz = self.b.comp(r, 2);
-                    let lw = self.b.comp(f, 3);
-                    (self.b.compose(ty, vec![rx, ry, rz, lw]), F)
+                    let mut comps = Vec::new();
+                    for k in 0..4 {
+                        let x = self.b.comp(f, k);
+                        comps.push(if k < dims { self.b.bin(B::Divide, one, x) } else { x });
+                    }
+                    (self.b.compose(ty, comps), F)
                 } else {
                     (f, F)
                 }
