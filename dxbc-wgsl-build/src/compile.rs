@@ -1474,7 +1474,7 @@ fn check_reflection(
                     }
                     continue;
                 }
-                Ok(Some(layouts)) => layouts.iter().find(|x| x.register == Some((b.register.slot, b.register.space))),
+                Ok(Some(layouts)) => layouts.iter().find(|x| x.binds(b.register.slot, b.register.space)),
             };
             let Some(reflected) = reflected else {
                 push(

@@ -39,8 +39,13 @@ const USER_PACKED: u32 = 1;
 pub struct ReflectedLayout {
     /// The buffer's name (`$Globals`, `$Params`, or the `cbuffer`'s).
     pub name: String,
-    /// The register it is bound to (`b#` slot and register space), when the reflection binds it.
+    /// The register it is bound to (`b#` slot and register space), when the reflection binds it:
+    /// for an SM5.1 array of constant buffers, its first register.
     pub register: Option<(u32, u32)>,
+    /// How many registers from [`ReflectedLayout::register`] it binds: 1, the element count of
+    /// an SM5.1 array of constant buffers (`ConstantBuffer<T> cbs[4] : register(b2)` binds
+    /// b2-b5, each element with this one layout), or `u32::MAX` for an unbounded one.
+    pub register_count: u32,
     /// The buffer's size as the compiler recorded it.
     pub size: u32,
     /// The type-only declaration derived from the reflection (empty when a type is not
@@ -154,12 +159,20 @@ pub fn layouts_of(r: &Reflection, rules: &Rules) -> Vec<ReflectedLayout> {
 }
 
 fn layout_of(r: &Reflection, cb: &ConstantBuffer, rules: &Rules) -> ReflectedLayout {
-    let register = r
-        .bindings
-        .iter()
-        .find(|b| b.input_type == InputType::Cbuffer && b.name == cb.name)
-        .map(|b| (b.bind_point, b.space.unwrap_or(0)));
-    place(cb, register, rules, &[])
+    let binding = r.bindings.iter().find(|b| b.input_type == InputType::Cbuffer && b.name == cb.name);
+    let register = binding.map(|b| (b.bind_point, b.space.unwrap_or(0)));
+    let mut out = place(cb, register, rules, &[]);
+    // RDEF: a bind count of 0 is an unbounded SM5.1 array.
+    out.register_count = binding.map_or(1, |b| if b.bind_count == 0 { u32::MAX } else { b.bind_count });
+    out
+}
+
+impl ReflectedLayout {
+    /// Whether it is the layout of the constant buffer at `slot` (`b#`) in register `space`:
+    /// the register it is bound to, or an element of the array it begins.
+    pub fn binds(&self, slot: u32, space: u32) -> bool {
+        self.register.is_some_and(|(first, s)| s == space && slot >= first && slot - first < self.register_count)
+    }
 }
 
 /// `layout` again, with variables the source places (`register(cN)` in `$Globals`, `packoffset`)
@@ -186,7 +199,9 @@ pub fn with_source_placements(
             ));
         }
     }
-    Ok(place(&layout.reflection, layout.register, rules, placements))
+    let mut out = place(&layout.reflection, layout.register, rules, placements);
+    out.register_count = layout.register_count;
+    Ok(out)
 }
 
 fn place(
@@ -201,6 +216,7 @@ fn place(
     let mut out = ReflectedLayout {
         name: cb.name.clone(),
         register,
+        register_count: 1,
         size: cb.size,
         declaration: Vec::new(),
         fields: Vec::new(),
@@ -540,6 +556,37 @@ mod tests {
             constant_buffers: cbs,
             bindings: Vec::new(),
         }
+    }
+
+    /// An SM5.1 array of constant buffers (`ConstantBuffer<T> cbs[4] : register(b2, space1)`) is
+    /// one RDEF binding of four registers: every element has the layout, and only those.
+    #[test]
+    fn a_constant_buffer_array_binds_each_of_its_registers() {
+        let mut r = reflection(vec![ConstantBuffer { name: "cbs".into(), ..cb(Vec::new(), 16) }]);
+        let binding = |bind_count| rdef::InputBinding {
+            name: "cbs".into(),
+            input_type: InputType::Cbuffer,
+            return_type: rdef::ReturnType::from_raw(0),
+            dimension: rdef::Dimension::from_raw(0),
+            sample_count: 0,
+            bind_point: 2,
+            bind_count,
+            flags: 0,
+            space: Some(1),
+            id: Some(0),
+        };
+        r.bindings.push(binding(4));
+        let l = &layouts_of(&r, &Rules::HLSL)[0];
+        let bound: Vec<(u32, u32)> =
+            (0..8).flat_map(|slot| (0..3).map(move |space| (slot, space))).filter(|&(s, sp)| l.binds(s, sp)).collect();
+        assert_eq!(bound, [(2, 1), (3, 1), (4, 1), (5, 1)]);
+        // One register: itself only; unbounded: every register from the first.
+        r.bindings[0] = binding(1);
+        let l = &layouts_of(&r, &Rules::HLSL)[0];
+        assert!(l.binds(2, 1) && !l.binds(3, 1) && !l.binds(2, 0));
+        r.bindings[0] = binding(0);
+        let l = &layouts_of(&r, &Rules::HLSL)[0];
+        assert!(l.binds(2, 1) && l.binds(u32::MAX, 1) && !l.binds(1, 1));
     }
 
     /// `float3 a[2]; float b; struct { float2 x; float y; } s; row_major float2x3 m;` as fxc
