@@ -277,3 +277,89 @@ fn fixture_blobs_are_current() {
         assert!(kept == bytes, "{} differs from the assembler's (UPDATE_GOLDEN=1 rewrites it)", path.display());
     }
 }
+
+/// A `texture2dmsarray` declared with 1 sample (or with 0 and `single_sampled`) views a
+/// single-sampled 2D array (`texture_2d_array`): `ld2dms` at `(x, y, slice)` reads that slice's
+/// texel for sample 0, and zero for any other sample index, a slice past the array or a
+/// coordinate outside it. With more samples, or 0 and no option, it stays refused (WebGPU has no
+/// multisampled arrays).
+#[test]
+fn a_one_sample_texture2dms_array_views_a_single_sampled_array() {
+    use dxbc_wgsl_tests::asm::*;
+    use dxbc_wgsl_tests::sample_fixture::{DCL_RESOURCE, PS_5_0, RESOURCE};
+    use dxbc_wgsl_tests::texture2dms_fixture::LD_MS;
+    const LAYERS: u32 = 2;
+    // (x, y, slice, sample)
+    let cases: [(i32, i32, u32, u32); 7] =
+        [(0, 0, 0, 0), (1, 1, 1, 0), (1, 0, 1, 0), (0, 1, 0, 0), (0, 1, 0, 1), (0, 0, 2, 0), (2, 0, 1, 0)];
+    let texel = |x: u32, y: u32, l: u32| [x + 1, y + 2, l + 3, 50 + x + 2 * y + 4 * l];
+    let shader = |samples: u32| {
+        let decls = [
+            vec![DCL_RESOURCE | (9 << 11) | (samples << 16) | (4 << 24), 0x0010_7000, 0, 0x4444],
+            dcl_uav_raw(1, false),
+        ];
+        let mut body = Vec::new();
+        for (k, &(x, y, l, s)) in cases.iter().enumerate() {
+            body.push(ins(
+                LD_MS,
+                &[dst(TEMP, 0, "xyzw"), imm([x as u32, y as u32, l, 0]), src(RESOURCE, 0, "xyzw"), imm([s; 4])],
+            ));
+            body.push(ins(STORE_RAW, &[dst(UAV, 1, "xyzw"), imm([16 * k as u32; 4]), src(TEMP, 0, "xyzw")]));
+        }
+        body.push(ins(MOV, &[dst(OUTPUT, 0, "xyzw"), imm([0; 4])]));
+        pixel_shader_with(PS_5_0, &decls, &[], 1, &body, false)
+    };
+    let expected: Vec<u32> = cases
+        .iter()
+        .flat_map(|&(x, y, l, s)| {
+            let inside = (0..SIZE as i32).contains(&x) && (0..SIZE as i32).contains(&y) && l < LAYERS && s == 0;
+            if inside {
+                texel(x as u32, y as u32, l)
+            } else {
+                [0; 4]
+            }
+        })
+        .collect();
+    for (samples, view) in [(4, None), (0, None), (0, Some(Texture2dmsView::Multisampled))] {
+        match translate(&shader(samples), &options(view)) {
+            Err(TranslateError::Unsupported(r)) => assert!(r.detail.contains("multisampled 2D texture arrays"), "{r}"),
+            other => panic!("texture2dmsarray({samples}) with {view:?}: expected a refusal, got {other:?}"),
+        }
+    }
+    let translations = [
+        translate(&shader(1), &options(None)).unwrap_or_else(|e| panic!("{e}")),
+        translate(&shader(0), &options(Some(Texture2dmsView::SingleSampled))).unwrap_or_else(|e| panic!("{e}")),
+    ];
+    for ps in &translations {
+        assert!(!t0_multisampled(ps));
+        assert!(ps.wgsl.contains("texture_2d_array<u32>"), "{}", ps.wgsl);
+    }
+    let Some(dev) = common::device("a_one_sample_texture2dms_array_views_a_single_sampled_array") else { return };
+    let texture = dev.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("t0"),
+        size: wgpu::Extent3d { width: SIZE, height: SIZE, depth_or_array_layers: LAYERS },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Uint,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let bytes: Vec<u8> = (0..LAYERS)
+        .flat_map(|l| (0..SIZE * SIZE).flat_map(move |i| texel(i % SIZE, i / SIZE, l).map(|c| c as u8)))
+        .collect();
+    dev.queue.write_texture(
+        texture.as_image_copy(),
+        &bytes,
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * SIZE), rows_per_image: Some(SIZE) },
+        texture.size(),
+    );
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    });
+    for ps in &translations {
+        let got = run(&dev, ps, &view);
+        assert_eq!(&got[..4 * cases.len()], &expected[..], "{}", ps.wgsl);
+    }
+}

@@ -310,14 +310,9 @@ impl Cx<'_, '_> {
             7 => (ImageDimension::D2, true, false, 2),
             8 => (ImageDimension::D2, true, false, 2),
             10 => (ImageDimension::Cube, true, false, 3),
-            9 => {
-                return Err(refuse_decl(
-                    m,
-                    r.at,
-                    RefusalReason::WebGpuLimitation,
-                    "multisampled 2D texture arrays: WebGPU has none",
-                ))
-            }
+            // A `texture2dmsarray`: translatable only where it views a single-sampled array
+            // (declared with 1 sample, or 0 and `single_sampled`), checked below.
+            9 => (ImageDimension::D2, true, true, 2),
             other => {
                 return Err(refuse_decl(
                     m,
@@ -336,6 +331,15 @@ impl Cx<'_, '_> {
         // A `texture2dms` viewing a single-sampled texture (`single_sampled`): a WGSL `texture_2d`.
         let single = multi && self.texture2dms_single_sampled(r, samples, options)?;
         let wgsl_multi = multi && !single;
+        if wgsl_multi && arrayed {
+            return Err(refuse_decl(
+                m,
+                r.at,
+                RefusalReason::WebGpuLimitation,
+                "multisampled 2D texture arrays: WebGPU has none (a texture2dmsarray declared with 1 sample, or \
+                 with 0 and TranslateOptions::texture2dms_views `single_sampled`, translates)",
+            ));
+        }
         let depth = cmp_tex.contains(&r.id);
         if depth && (kind != ScalarKind::Float || multi || idim == ImageDimension::D3) {
             return Err(refuse_decl(
