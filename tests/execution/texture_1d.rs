@@ -195,6 +195,43 @@ fn make(dev: &Device, size: (u32, u32, u32), mips: u32, format: wgpu::TextureFor
     })
 }
 
+/// An `rgba32float` render target of `size` (width, height) that can be copied back.
+fn render_target(dev: &Device, size: (u32, u32)) -> wgpu::Texture {
+    dev.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("target"),
+        size: wgpu::Extent3d { width: size.0, height: size.1, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba32Float,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
+}
+
+/// One full-screen triangle of `vs` and `ps` into `target` ([`render_target`]), cleared first.
+fn full_screen_draw<'a>(vs: &'a Program, ps: &'a Program, target: &wgpu::Texture, viewport: (u32, u32)) -> Draw<'a> {
+    Draw {
+        vs,
+        ps,
+        vertex: Vec::new(),
+        topology: wgpu::PrimitiveTopology::TriangleList,
+        vertex_count: 3,
+        instance_count: 1,
+        color: vec![Some(ColorTarget {
+            view: target.create_view(&Default::default()),
+            layers: Vec::new(),
+            format: wgpu::TextureFormat::Rgba32Float,
+            clear: true,
+        })],
+        depth: None,
+        sample_count: 1,
+        sample_mask: !0,
+        viewport,
+        selected: false,
+    }
+}
+
 /// Writes the self-naming texels of every level and layer of a texture of height 1.
 fn fill(dev: &Device, texture: &wgpu::Texture, width: u32, layers: u32, mips: u32, mark: impl Fn(u32) -> u32) {
     for level in 0..mips {
@@ -657,35 +694,8 @@ fn implicit_lod_of_1d_textures_is_d3d_lod() {
         (6, 0.0, 1.0),
     ] {
         let scale = 2f32.powi(k) / W0 as f32;
-        let target = dev.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("target"),
-            size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba32Float,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let d = Draw {
-            vs: &vs,
-            ps: &ps,
-            vertex: Vec::new(),
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            vertex_count: 3,
-            instance_count: 1,
-            color: vec![Some(ColorTarget {
-                view: target.create_view(&Default::default()),
-                layers: Vec::new(),
-                format: wgpu::TextureFormat::Rgba32Float,
-                clear: true,
-            })],
-            depth: None,
-            sample_count: 1,
-            sample_mask: !0,
-            viewport: (w, h),
-            selected: false,
-        };
+        let target = render_target(&dev, (w, h));
+        let d = full_screen_draw(&vs, &ps, &target, (w, h));
         // 0.3 of a texel of the level read past the pixel's texel centre (any level is then
         // read away from its texel boundaries).
         let cb0 = [f(scale), f(slice), f(bias), f(0.3 * scale)];
@@ -886,35 +896,8 @@ fn wine_texture1d_ld_shader_reads_each_mip() {
     let mut renderer = Renderer::default();
     let mut failures = Vec::new();
     for level in 0..=MIPS0 {
-        let target = dev.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("target"),
-            size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba32Float,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
-        });
-        let d = Draw {
-            vs: &vs,
-            ps: &ps,
-            vertex: Vec::new(),
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            vertex_count: 3,
-            instance_count: 1,
-            color: vec![Some(ColorTarget {
-                view: target.create_view(&Default::default()),
-                layers: Vec::new(),
-                format: wgpu::TextureFormat::Rgba32Float,
-                clear: true,
-            })],
-            depth: None,
-            sample_count: 1,
-            sample_mask: !0,
-            viewport: (w, h),
-            selected: false,
-        };
+        let target = render_target(&dev, (w, h));
+        let d = full_screen_draw(&vs, &ps, &target, (w, h));
         let cb0 = [f(level as f32), 0, 0, 0];
         let mut resolve = |_: ShaderStage, b: &dxbc_wgsl::ResourceBinding| -> Result<Bound, DrawError> {
             Ok(match (&b.kind, b.register.slot) {
