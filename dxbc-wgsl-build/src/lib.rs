@@ -39,6 +39,7 @@ pub mod stage;
 mod structs;
 pub mod vertex;
 pub mod vertex_layout;
+pub mod web;
 pub mod wgpu_version;
 mod writer;
 

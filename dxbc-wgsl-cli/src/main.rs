@@ -51,6 +51,15 @@ struct Cli {
     command: Command,
 }
 
+/// What `dxbc-wgsl effect --output` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Emit {
+    /// The generated Rust module.
+    Rust,
+    /// The web artifact (one JSON document, docs/web-artifact.md).
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Translate one shader to WGSL.
@@ -106,15 +115,30 @@ enum Command {
     Effect {
         /// The `*.effect.toml` file.
         file: PathBuf,
-        /// Also write the generated Rust module here.
+        /// Also write the generated Rust module (or, with `--emit json`, the web artifact) here.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// What `--output` holds: `rust`, the generated module; `json`, the web artifact
+        /// (docs/web-artifact.md), written to standard output when there is no `--output` (the
+        /// summary then goes to standard error).
+        #[arg(long, value_enum, default_value_t = Emit::Rust)]
+        emit: Emit,
         /// Read every shader of the effect even when a container's checksum does not match (as
         /// `verify_checksum = false` in its [effect] table).
         #[arg(long)]
         no_verify_checksum: bool,
         #[command(flatten)]
         gpu: GpuArgs,
+    },
+    /// Write the web artifact's JSON Schema and TypeScript declarations (`web-artifact.schema.json`,
+    /// `web-artifact.d.ts`) into a folder, or check that the folder's copies are current.
+    Schema {
+        /// The folder (this repository keeps them in `docs/`).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Only compare: exit status 1 when a file differs from what this version generates.
+        #[arg(long)]
+        check: bool,
     },
     /// Show the constant-buffer layouts a shader's reflection (RDEF) describes.
     ///
@@ -367,7 +391,10 @@ fn run(command: Command) -> anyhow::Result<()> {
             print!("{}", dxbc_wgsl::sm4::disasm::disassemble(&shader.program));
             Ok(())
         }
-        Command::Effect { file, output, no_verify_checksum, gpu } => effect(file, output, no_verify_checksum, &gpu),
+        Command::Effect { file, output, emit, no_verify_checksum, gpu } => {
+            effect(file, output, emit, no_verify_checksum, &gpu)
+        }
+        Command::Schema { out, check } => schema(&out, check),
         Command::Adapters => adapters(),
         Command::Layouts { files, symbol, rust, no_verify_checksum } => {
             if !layouts(&files, symbol, rust, no_verify_checksum)? {
@@ -539,7 +566,44 @@ fn effect_gpu(_compiled: &compile::CompiledEffect, _adapter: Option<&str>) -> an
     bail!("{NO_GPU_FEATURE}")
 }
 
-fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu: &GpuArgs) -> anyhow::Result<()> {
+/// `dxbc-wgsl schema`.
+fn schema(out: &std::path::Path, check: bool) -> anyhow::Result<()> {
+    use dxbc_wgsl_build::web::schema;
+    let files = [("web-artifact.schema.json", schema::json_schema()), ("web-artifact.d.ts", schema::typescript())];
+    let mut stale = Vec::new();
+    for (name, text) in files {
+        let path = out.join(name);
+        if check {
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                stale.push(path.display().to_string());
+            }
+        } else {
+            std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+            dxbc_wgsl_build::builder::write_atomic(&path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+    }
+    if !stale.is_empty() {
+        bail!("not what this version generates (run `dxbc-wgsl schema --out {}`): {}", out.display(), stale.join(", "));
+    }
+    Ok(())
+}
+
+fn effect(
+    file: PathBuf,
+    output: Option<PathBuf>,
+    emit: Emit,
+    no_verify_checksum: bool,
+    gpu: &GpuArgs,
+) -> anyhow::Result<()> {
+    // The web artifact on standard output moves the summary to standard error.
+    let to_stderr = emit == Emit::Json && output.is_none();
+    macro_rules! println {
+        ($($t:tt)*) => {
+            if to_stderr { eprintln!($($t)*) } else { std::println!($($t)*) }
+        };
+    }
     if gpu.wanted(false) && !cfg!(feature = "gpu") {
         bail!("--gpu: this dxbc-wgsl was built without the `gpu` feature: build it with `--features gpu`");
     }
@@ -665,9 +729,19 @@ fn effect(file: PathBuf, output: Option<PathBuf>, no_verify_checksum: bool, gpu:
         wgsl_bytes,
         compiled.shaders.len()
     );
-    if let Some(out) = output {
-        dxbc_wgsl_build::builder::write_atomic(&out, code.as_bytes())
-            .with_context(|| format!("cannot write {}", out.display()))?;
+    let bytes = match emit {
+        Emit::Rust => code,
+        Emit::Json => dxbc_wgsl_build::web::to_json(&dxbc_wgsl_build::web::artifact(&compiled)),
+    };
+    match output {
+        Some(out) => dxbc_wgsl_build::builder::write_atomic(&out, bytes.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?,
+        None if emit == Emit::Json => {
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(bytes.as_bytes()).and_then(|()| stdout.flush()).context("cannot write the artifact")?;
+        }
+        None => {}
     }
     if gpu.wanted(false) {
         if !effect_gpu(&compiled, gpu.adapter.as_deref())? {

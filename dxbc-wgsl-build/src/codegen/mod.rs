@@ -111,7 +111,7 @@
 //! # fn main() {}
 //! ```
 
-mod geometry;
+pub(crate) mod geometry;
 
 /// The per-primitive selection runtime generated code embeds (`mod select`).
 pub const SELECT_RUNTIME: &str = include_str!("select_runtime.rs");

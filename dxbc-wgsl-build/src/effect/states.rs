@@ -10,7 +10,7 @@
 
 /// Declares a D3D enumeration: its D3D names (without prefix) and the matching wgpu expressions.
 macro_rules! d3d_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $d3d:literal => $wgpu:literal,)* }) => {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $d3d:literal => $wgpu:literal, $web:literal,)* }) => {
         $(#[$m])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
@@ -35,6 +35,14 @@ macro_rules! d3d_enum {
                 }
             }
 
+            /// WebGPU's enum value, as a JavaScript descriptor spells it (`"src-alpha"`;
+            /// `"none"` for no culling), for the web artifact (`crate::web`).
+            pub fn webgpu(self) -> &'static str {
+                match self {
+                    $($name::$variant => $web,)*
+                }
+            }
+
             /// From a D3D name without prefix (upper case).
             pub fn from_d3d_name(name: &str) -> Option<Self> {
                 Self::ALL.iter().copied().find(|v| v.d3d_name() == name)
@@ -53,16 +61,16 @@ d3d_enum! {
     #[derive(Default)]
     Topology {
         /// `POINTLIST`.
-        PointList = "POINTLIST" => "wgpu::PrimitiveTopology::PointList",
+        PointList = "POINTLIST" => "wgpu::PrimitiveTopology::PointList", "point-list",
         /// `LINELIST`.
-        LineList = "LINELIST" => "wgpu::PrimitiveTopology::LineList",
+        LineList = "LINELIST" => "wgpu::PrimitiveTopology::LineList", "line-list",
         /// `LINESTRIP`.
-        LineStrip = "LINESTRIP" => "wgpu::PrimitiveTopology::LineStrip",
+        LineStrip = "LINESTRIP" => "wgpu::PrimitiveTopology::LineStrip", "line-strip",
         /// `TRIANGLELIST` (the default).
         #[default]
-        TriangleList = "TRIANGLELIST" => "wgpu::PrimitiveTopology::TriangleList",
+        TriangleList = "TRIANGLELIST" => "wgpu::PrimitiveTopology::TriangleList", "triangle-list",
         /// `TRIANGLESTRIP`.
-        TriangleStrip = "TRIANGLESTRIP" => "wgpu::PrimitiveTopology::TriangleStrip",
+        TriangleStrip = "TRIANGLESTRIP" => "wgpu::PrimitiveTopology::TriangleStrip", "triangle-strip",
     }
 }
 
@@ -128,31 +136,31 @@ d3d_enum! {
     /// `D3D11_BLEND`, less the dual-source factors (`SRC1_*`), which the parser refuses.
     Blend {
         /// `ZERO`.
-        Zero = "ZERO" => "wgpu::BlendFactor::Zero",
+        Zero = "ZERO" => "wgpu::BlendFactor::Zero", "zero",
         /// `ONE`.
-        One = "ONE" => "wgpu::BlendFactor::One",
+        One = "ONE" => "wgpu::BlendFactor::One", "one",
         /// `SRC_COLOR`.
-        SrcColor = "SRC_COLOR" => "wgpu::BlendFactor::Src",
+        SrcColor = "SRC_COLOR" => "wgpu::BlendFactor::Src", "src",
         /// `INV_SRC_COLOR`.
-        InvSrcColor = "INV_SRC_COLOR" => "wgpu::BlendFactor::OneMinusSrc",
+        InvSrcColor = "INV_SRC_COLOR" => "wgpu::BlendFactor::OneMinusSrc", "one-minus-src",
         /// `SRC_ALPHA`.
-        SrcAlpha = "SRC_ALPHA" => "wgpu::BlendFactor::SrcAlpha",
+        SrcAlpha = "SRC_ALPHA" => "wgpu::BlendFactor::SrcAlpha", "src-alpha",
         /// `INV_SRC_ALPHA`.
-        InvSrcAlpha = "INV_SRC_ALPHA" => "wgpu::BlendFactor::OneMinusSrcAlpha",
+        InvSrcAlpha = "INV_SRC_ALPHA" => "wgpu::BlendFactor::OneMinusSrcAlpha", "one-minus-src-alpha",
         /// `DEST_ALPHA`.
-        DestAlpha = "DEST_ALPHA" => "wgpu::BlendFactor::DstAlpha",
+        DestAlpha = "DEST_ALPHA" => "wgpu::BlendFactor::DstAlpha", "dst-alpha",
         /// `INV_DEST_ALPHA`.
-        InvDestAlpha = "INV_DEST_ALPHA" => "wgpu::BlendFactor::OneMinusDstAlpha",
+        InvDestAlpha = "INV_DEST_ALPHA" => "wgpu::BlendFactor::OneMinusDstAlpha", "one-minus-dst-alpha",
         /// `DEST_COLOR`.
-        DestColor = "DEST_COLOR" => "wgpu::BlendFactor::Dst",
+        DestColor = "DEST_COLOR" => "wgpu::BlendFactor::Dst", "dst",
         /// `INV_DEST_COLOR`.
-        InvDestColor = "INV_DEST_COLOR" => "wgpu::BlendFactor::OneMinusDst",
+        InvDestColor = "INV_DEST_COLOR" => "wgpu::BlendFactor::OneMinusDst", "one-minus-dst",
         /// `SRC_ALPHA_SAT`: `(f, f, f, 1)`, `f = min(As, 1 - Ad)`; a source factor only.
-        SrcAlphaSat = "SRC_ALPHA_SAT" => "wgpu::BlendFactor::SrcAlphaSaturated",
+        SrcAlphaSat = "SRC_ALPHA_SAT" => "wgpu::BlendFactor::SrcAlphaSaturated", "src-alpha-saturated",
         /// `BLEND_FACTOR`: the blend constant, set on the pass.
-        BlendFactor = "BLEND_FACTOR" => "wgpu::BlendFactor::Constant",
+        BlendFactor = "BLEND_FACTOR" => "wgpu::BlendFactor::Constant", "constant",
         /// `INV_BLEND_FACTOR`.
-        InvBlendFactor = "INV_BLEND_FACTOR" => "wgpu::BlendFactor::OneMinusConstant",
+        InvBlendFactor = "INV_BLEND_FACTOR" => "wgpu::BlendFactor::OneMinusConstant", "one-minus-constant",
     }
 }
 
@@ -171,15 +179,15 @@ d3d_enum! {
     /// `D3D11_BLEND_OP`.
     BlendOp {
         /// `ADD`: src + dest.
-        Add = "ADD" => "wgpu::BlendOperation::Add",
+        Add = "ADD" => "wgpu::BlendOperation::Add", "add",
         /// `SUBTRACT`: src - dest.
-        Subtract = "SUBTRACT" => "wgpu::BlendOperation::Subtract",
+        Subtract = "SUBTRACT" => "wgpu::BlendOperation::Subtract", "subtract",
         /// `REV_SUBTRACT`: dest - src.
-        RevSubtract = "REV_SUBTRACT" => "wgpu::BlendOperation::ReverseSubtract",
+        RevSubtract = "REV_SUBTRACT" => "wgpu::BlendOperation::ReverseSubtract", "reverse-subtract",
         /// `MIN`: min(src, dest), factors ignored.
-        Min = "MIN" => "wgpu::BlendOperation::Min",
+        Min = "MIN" => "wgpu::BlendOperation::Min", "min",
         /// `MAX`: max(src, dest), factors ignored.
-        Max = "MAX" => "wgpu::BlendOperation::Max",
+        Max = "MAX" => "wgpu::BlendOperation::Max", "max",
     }
 }
 
@@ -187,21 +195,21 @@ d3d_enum! {
     /// `D3D11_COMPARISON_FUNC`.
     Comparison {
         /// `NEVER`.
-        Never = "NEVER" => "wgpu::CompareFunction::Never",
+        Never = "NEVER" => "wgpu::CompareFunction::Never", "never",
         /// `LESS`.
-        Less = "LESS" => "wgpu::CompareFunction::Less",
+        Less = "LESS" => "wgpu::CompareFunction::Less", "less",
         /// `EQUAL`.
-        Equal = "EQUAL" => "wgpu::CompareFunction::Equal",
+        Equal = "EQUAL" => "wgpu::CompareFunction::Equal", "equal",
         /// `LESS_EQUAL`.
-        LessEqual = "LESS_EQUAL" => "wgpu::CompareFunction::LessEqual",
+        LessEqual = "LESS_EQUAL" => "wgpu::CompareFunction::LessEqual", "less-equal",
         /// `GREATER`.
-        Greater = "GREATER" => "wgpu::CompareFunction::Greater",
+        Greater = "GREATER" => "wgpu::CompareFunction::Greater", "greater",
         /// `NOT_EQUAL`.
-        NotEqual = "NOT_EQUAL" => "wgpu::CompareFunction::NotEqual",
+        NotEqual = "NOT_EQUAL" => "wgpu::CompareFunction::NotEqual", "not-equal",
         /// `GREATER_EQUAL`.
-        GreaterEqual = "GREATER_EQUAL" => "wgpu::CompareFunction::GreaterEqual",
+        GreaterEqual = "GREATER_EQUAL" => "wgpu::CompareFunction::GreaterEqual", "greater-equal",
         /// `ALWAYS`.
-        Always = "ALWAYS" => "wgpu::CompareFunction::Always",
+        Always = "ALWAYS" => "wgpu::CompareFunction::Always", "always",
     }
 }
 
@@ -209,21 +217,21 @@ d3d_enum! {
     /// `D3D11_STENCIL_OP`.
     StencilOp {
         /// `KEEP`.
-        Keep = "KEEP" => "wgpu::StencilOperation::Keep",
+        Keep = "KEEP" => "wgpu::StencilOperation::Keep", "keep",
         /// `ZERO`.
-        Zero = "ZERO" => "wgpu::StencilOperation::Zero",
+        Zero = "ZERO" => "wgpu::StencilOperation::Zero", "zero",
         /// `REPLACE`: the stencil reference, set on the pass.
-        Replace = "REPLACE" => "wgpu::StencilOperation::Replace",
+        Replace = "REPLACE" => "wgpu::StencilOperation::Replace", "replace",
         /// `INCR_SAT`.
-        IncrSat = "INCR_SAT" => "wgpu::StencilOperation::IncrementClamp",
+        IncrSat = "INCR_SAT" => "wgpu::StencilOperation::IncrementClamp", "increment-clamp",
         /// `DECR_SAT`.
-        DecrSat = "DECR_SAT" => "wgpu::StencilOperation::DecrementClamp",
+        DecrSat = "DECR_SAT" => "wgpu::StencilOperation::DecrementClamp", "decrement-clamp",
         /// `INVERT`.
-        Invert = "INVERT" => "wgpu::StencilOperation::Invert",
+        Invert = "INVERT" => "wgpu::StencilOperation::Invert", "invert",
         /// `INCR` (wraps).
-        Incr = "INCR" => "wgpu::StencilOperation::IncrementWrap",
+        Incr = "INCR" => "wgpu::StencilOperation::IncrementWrap", "increment-wrap",
         /// `DECR` (wraps).
-        Decr = "DECR" => "wgpu::StencilOperation::DecrementWrap",
+        Decr = "DECR" => "wgpu::StencilOperation::DecrementWrap", "decrement-wrap",
     }
 }
 
@@ -231,11 +239,11 @@ d3d_enum! {
     /// `D3D11_CULL_MODE`.
     CullMode {
         /// `NONE`.
-        None = "NONE" => "None",
+        None = "NONE" => "None", "none",
         /// `FRONT`.
-        Front = "FRONT" => "Some(wgpu::Face::Front)",
+        Front = "FRONT" => "Some(wgpu::Face::Front)", "front",
         /// `BACK` (the default).
-        Back = "BACK" => "Some(wgpu::Face::Back)",
+        Back = "BACK" => "Some(wgpu::Face::Back)", "back",
     }
 }
 
