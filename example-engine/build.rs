@@ -19,8 +19,13 @@ const EFFECTS: [&str; 11] = [
 ];
 
 fn main() {
-    let builder = EFFECTS.iter().fold(dxbc_wgsl_build::Builder::new(), |b, path| b.effect(path));
+    // Every effect's web artifact (`<module>.effect.json`) too: `src/web.rs` embeds them for
+    // `--web-scene`, which hands the browser the same effects and scene.
+    let builder = EFFECTS.iter().fold(dxbc_wgsl_build::Builder::new().web_artifacts(true), |b, path| b.effect(path));
     // An error has been printed as cargo::error= lines (file:line:column), which fail the build;
     // the script returns normally, since a non-zero exit would make cargo show them twice.
     let _ = builder.build();
+    // DualTextureEffect's Rust comes from `include_effect!`; this build is for its web artifact
+    // (the Rust module it also writes, `dual_texture_effect.rs`, is not included).
+    let _ = dxbc_wgsl_build::Builder::new().web_artifacts(true).effect("effects/dual_texture.effect.toml").build();
 }

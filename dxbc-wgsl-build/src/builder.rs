@@ -43,6 +43,7 @@ pub struct Builder {
     base_dir: Option<PathBuf>,
     cargo: bool,
     translate: TranslateFn,
+    web_artifacts: bool,
 }
 
 impl Default for Builder {
@@ -58,6 +59,8 @@ pub struct EffectReport {
     pub effect: PathBuf,
     /// The generated file.
     pub output: PathBuf,
+    /// The web artifact, when [`Builder::web_artifacts`] asked for it.
+    pub web_artifact: Option<PathBuf>,
     /// Shader inputs translated in this build.
     pub translated: usize,
     /// Shader inputs taken from the cache.
@@ -117,6 +120,7 @@ impl Builder {
             base_dir: None,
             cargo: true,
             translate: compile::translate_bytes_with,
+            web_artifacts: false,
         }
     }
 
@@ -135,6 +139,14 @@ impl Builder {
     /// Resolves relative effect paths against `dir` instead of `CARGO_MANIFEST_DIR`.
     pub fn base_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.base_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    /// Also writes each effect's web artifact, `<module>.effect.json` beside `<module>.rs`
+    /// ([`crate::web`], docs/web-artifact.md), for a JavaScript engine or a page to load (default
+    /// off). [`EffectReport::web_artifact`] names it.
+    pub fn web_artifacts(mut self, on: bool) -> Self {
+        self.web_artifacts = on;
         self
     }
 
@@ -256,10 +268,18 @@ impl Builder {
             return Err(e);
         }
         let code = generate(&compiled);
-        let written = write_if_changed(&output, code.as_bytes())?;
+        let mut written = write_if_changed(&output, code.as_bytes())?;
+        let web_artifact = if self.web_artifacts {
+            let file = out_dir.join(format!("{}.effect.json", compiled.effect.module));
+            written |= write_if_changed(&file, crate::web::to_json(&crate::web::artifact(&compiled)).as_bytes())?;
+            Some(file)
+        } else {
+            None
+        };
         Ok(EffectReport {
             effect: path.to_path_buf(),
             output,
+            web_artifact,
             translated: translator.translated,
             cached: translator.cached,
             written,

@@ -139,6 +139,26 @@ pub struct Shader {
     pub workgroup_storage_bytes: u32,
     /// The pipeline-overridable constants (`override`) the module declares.
     pub pipeline_constants: Vec<PipelineConstant>,
+    /// A fragment shader's color outputs (`SV_Target0`..7): one render target each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub color_outputs: Vec<ColorOutput>,
+    /// A fragment shader writes `SV_Depth` (`@builtin(frag_depth)`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub writes_depth: bool,
+}
+
+/// One color output of a fragment shader: its target needs a format of the same kind (a float,
+/// unorm or snorm format for `f32`, an integer format of the same signedness otherwise).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ColorOutput {
+    /// `@location` (the render target index).
+    pub location: u32,
+    /// `"f32"`, `"u32"` or `"i32"`.
+    pub scalar: String,
+    /// Components written (1–4).
+    pub components: u8,
 }
 
 /// A pipeline-overridable constant: what a pipeline sets it to.
@@ -889,6 +909,8 @@ impl<'a> Printer<'a> {
             workgroup_size: Some([dxbc_wgsl::geometry::WORKGROUP_SIZE, 1, 1]),
             workgroup_storage_bytes: 0,
             pipeline_constants: Vec::new(),
+            color_outputs: Vec::new(),
+            writes_depth: false,
         });
         id
     }
@@ -1240,6 +1262,22 @@ fn shader(id: usize, s: &CompiledShader) -> Shader {
                 },
             })
             .collect(),
+        color_outputs: if stage == ShaderStage::Fragment {
+            i.outputs
+                .iter()
+                .filter_map(|o| {
+                    o.location.map(|location| ColorOutput {
+                        location,
+                        scalar: o.scalar.wgsl_name().into(),
+                        components: o.components,
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        writes_depth: stage == ShaderStage::Fragment
+            && i.outputs.iter().any(|o| o.builtin == Some(dxbc_wgsl::Builtin::FragDepth)),
     }
 }
 

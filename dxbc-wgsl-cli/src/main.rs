@@ -3,7 +3,7 @@
 //! - `translate FILE [-o OUT] [--symbol NAME]`: one shader's WGSL, or its diagnostic (exit 1).
 //! - `info FILE [--symbol NAME]`: container chunks, signatures, bindings.
 //! - `disasm FILE [--symbol NAME]`: fxc-style disassembly.
-//! - `qualify [--json REPORT] [--tint] [--gpu [--adapter A] | --no-gpu] [--no-progress] PATH...`:
+//! - `qualify [--json REPORT] [--tint] [--browser] [--gpu [--adapter A] | --no-gpu] [--no-progress] PATH...`:
 //!   translate every shader found under files and folders; a histogram of refusal reasons, every
 //!   refused or failed shader with its reason, and `qualified: N, unsupported: M, failed: K`
 //!   (exit 1 when K > 0). `--gpu` (feature `gpu`) also creates each qualified shader's pipeline
@@ -174,6 +174,11 @@ enum Command {
         /// Also check every naga-valid module with Tint (needs Node.js and `npm ci --prefix tools/tint`).
         #[arg(long)]
         tint: bool,
+        /// Also compile every naga-valid module in headless Chromium's WebGPU and record its
+        /// `getCompilationInfo()` messages (any error or warning fails the shader). Needs
+        /// Debian's `chromium` and `npm ci --prefix tools/browser`.
+        #[arg(long)]
+        browser: bool,
         /// Never draw a progress bar (none is drawn when standard error is not a terminal).
         #[arg(long)]
         no_progress: bool,
@@ -423,11 +428,11 @@ fn run(command: Command) -> anyhow::Result<()> {
             println!("{}", m.summary());
             Ok(())
         }
-        Command::Qualify { paths, json, tint, no_progress, no_verify_checksum, gpu: g } => {
+        Command::Qualify { paths, json, tint, browser, no_progress, no_verify_checksum, gpu: g } => {
             let paths = paths_or_workspace(paths)?;
             let gpu = if g.wanted(false) { Some(qualify_gpu(g.adapter.as_deref())?) } else { None };
             let no_gpu = g.no_gpu;
-            let args = qualify::Args { paths, json, tint, no_progress, gpu, no_gpu, no_verify_checksum };
+            let args = qualify::Args { paths, json, tint, browser, no_progress, gpu, no_gpu, no_verify_checksum };
             if !qualify::run(&args)? {
                 // The summary line stays the last line: no `error:` after it.
                 std::process::exit(1);

@@ -37,6 +37,8 @@ pub struct Args {
     pub json: Option<PathBuf>,
     /// Also check every naga-valid module with Tint.
     pub tint: bool,
+    /// Also compile every naga-valid module in headless Chromium (`--browser`).
+    pub browser: bool,
     /// Never draw a progress bar.
     pub no_progress: bool,
     /// Also create every qualified shader's pipeline on a GPU with this check (`--gpu`).
@@ -133,6 +135,18 @@ pub struct Record {
     pub stream_output_wgsl_sha256: Option<String>,
     /// Tint's verdict: `true` accepted, `false` rejected, `null` not run.
     pub tint: Option<bool>,
+    /// Chromium's verdict (`qualify --browser`): `true` when `getCompilationInfo()` gave no
+    /// message at all, `false` when it gave any (an error or a warning also makes the shader
+    /// `failed`), `null` not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser: Option<bool>,
+    /// Why Chromium did not compile the module (`needs feature primitive-index, which the
+    /// adapter lacks`): then `browser` is `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser_skipped: Option<String>,
+    /// Chromium's messages, when it gave any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub browser_messages: Vec<dxbc_wgsl_cli::tint::TintMessage>,
     /// The GPU's verdict on the shader's pipeline: `ok`, `error: ...` (then `failed`),
     /// `skipped: needs feature X the adapter lacks`, or `null` when not run.
     pub gpu: Option<String>,
@@ -171,6 +185,7 @@ pub struct GpuSummary {
 struct Report<'a> {
     translator_version: &'static str,
     tint: bool,
+    browser: bool,
     gpu: Option<&'a GpuSummary>,
     summary: &'a Summary,
     refusal_histogram: BTreeMap<&'static str, usize>,
@@ -410,6 +425,9 @@ fn failed(path: String, sha256: Option<String>, reason: String) -> Record {
         wgsl_sha256: None,
         stream_output_wgsl_sha256: None,
         tint: None,
+        browser: None,
+        browser_messages: Vec::new(),
+        browser_skipped: None,
         gpu: None,
         gpu_skipped: false,
     }
@@ -636,6 +654,7 @@ fn stream_output_check(
 pub fn qualify(
     paths: &[PathBuf],
     tint: bool,
+    browser: bool,
     gpu: Option<&Gpu>,
     verify_checksum: bool,
     progress: &ProgressBar,
@@ -644,6 +663,9 @@ pub fn qualify(
     if tint {
         // Fail before the work, not after it.
         dxbc_wgsl_cli::tint::available()?;
+    }
+    if browser {
+        dxbc_wgsl_cli::tint::browser_available()?;
     }
     progress.set_length(inputs.len() as u64);
 
@@ -654,7 +676,7 @@ pub fn qualify(
     let outcomes: Vec<Outcome> = inputs
         .par_iter()
         .map(|i| {
-            let o = process(i, tint, gpu.is_some(), translate_default);
+            let o = process(i, tint || browser, gpu.is_some() || browser, translate_default);
             progress.inc(1);
             o
         })
@@ -695,6 +717,46 @@ pub fn qualify(
                     let problem = v.first_problem().unwrap_or_else(|| "rejected without a message".into());
                     r.reason = Some(format!("{}Tint: {problem}", if so { STREAM_OUTPUT } else { "" }));
                 }
+            }
+        }
+    }
+    if browser {
+        // Every naga-valid module, the geometry shaders' stream-output forms too: any message
+        // Chromium gives is recorded; an error or a warning fails the shader.
+        let plain = wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, false, w)));
+        let so = so_wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, true, w)));
+        let checked: Vec<(usize, bool, &str)> = plain.chain(so).collect();
+        let codes: Vec<&str> = checked.iter().map(|(_, _, w)| *w).collect();
+        let features: Vec<Vec<String>> = checked
+            .iter()
+            .map(|&(i, so, _)| {
+                let t = if so { so_translations[i].as_ref() } else { translations[i].as_ref() };
+                t.map(|t| {
+                    t.required_features
+                        .iter()
+                        .filter_map(|f| serde_json::to_value(f).ok()?.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+            })
+            .collect();
+        let verdicts = dxbc_wgsl_cli::tint::check_in_browser(&codes, &features)?;
+        for (v, &(i, so, _)) in verdicts.iter().zip(&checked) {
+            let r = &mut records[i];
+            if let Some(why) = &v.skipped {
+                // Not compiled there (a feature the adapter lacks): neither passed nor failed.
+                r.browser_skipped = Some(why.clone());
+                continue;
+            }
+            let rejected_before = r.browser == Some(false);
+            r.browser = Some(v.messages.is_empty() && !rejected_before);
+            r.browser_messages.extend(v.messages.iter().cloned());
+            if !v.ok && r.status != Status::Failed {
+                r.status = Status::Failed;
+                r.wgsl_sha256 = None;
+                r.stream_output_wgsl_sha256 = None;
+                let problem = v.first_problem().unwrap_or_else(|| "rejected without a message".into());
+                r.reason = Some(format!("{}Chromium: {problem}", if so { STREAM_OUTPUT } else { "" }));
             }
         }
     }
@@ -798,7 +860,7 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         pb
     };
     let (records, empty_headers) =
-        qualify(&args.paths, args.tint, args.gpu.as_ref(), !args.no_verify_checksum, &progress)?;
+        qualify(&args.paths, args.tint, args.browser, args.gpu.as_ref(), !args.no_verify_checksum, &progress)?;
     let summary = summarize(&records);
     let hist = histogram(&records);
     let gpu_summary = args.gpu.as_ref().map(|g| {
@@ -817,6 +879,7 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
         let report = Report {
             translator_version: dxbc_wgsl::TRANSLATOR_VERSION,
             tint: args.tint,
+            browser: args.browser,
             gpu: gpu_summary.as_ref(),
             summary: &summary,
             refusal_histogram: hist.clone(),
@@ -877,6 +940,16 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     }
     if !notes.is_empty() {
         writeln!(o, "({})", notes.join("; "))?;
+    }
+    if args.browser {
+        let checked = records.iter().filter(|r| r.browser.is_some()).count();
+        let clean = records.iter().filter(|r| r.browser == Some(true)).count();
+        let skipped = records.iter().filter(|r| r.browser.is_none() && r.browser_skipped.is_some()).count();
+        let skipped = match skipped {
+            0 => String::new(),
+            n => format!("; {n} not compiled there: they need a feature its adapter lacks"),
+        };
+        writeln!(o, "browser: {clean} of {checked} shaders compiled in Chromium with no message{skipped}")?;
     }
     if let Some(g) = &gpu_summary {
         let skipped = if g.skipped > 0 { format!(" / skipped {}", g.skipped) } else { String::new() };

@@ -14,3 +14,4 @@ pub use gpu::{Gpu, GpuError, NO_ADAPTER_HINT};
 pub use target::{read_rgba8, Image, Target, COLOR_FORMAT, DEPTH_FORMAT};
 pub mod scene;
 pub mod sheet;
+pub mod web;

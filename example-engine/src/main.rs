@@ -32,6 +32,11 @@ struct Args {
     /// is replaced atomically) on every change, until Ctrl-C.
     #[arg(long, value_name = "DIR")]
     watch: Option<PathBuf>,
+    /// Also write the frame's scene for the browser into DIR: every effect's web artifact
+    /// (`<module>.effect.json`), `scene.json` and `scene.bin` (meshes, textures, samplers,
+    /// constant-buffer values, camera; docs/web-artifact.md), which `tools/browser` draws.
+    #[arg(long, value_name = "DIR")]
+    web_scene: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -64,7 +69,13 @@ fn run(gpu: &Gpu, args: &Args) -> anyhow::Result<()> {
     if args.all_effects {
         return run_sheet(gpu, args);
     }
-    let frame = example_engine::scene::render_frame(gpu, args.width, args.height).context("rendering the frame")?;
+    let renderer = example_engine::scene::Renderer::new(gpu, args.width, args.height, Default::default())
+        .context("creating the renderer")?;
+    let frame = renderer.render(gpu).context("rendering the frame")?;
+    if let Some(dir) = &args.web_scene {
+        example_engine::web::write_scene(dir, &renderer)?;
+        println!("wrote the web scene into {}", dir.display());
+    }
     frame.save_png(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
     println!("wrote {} ({}x{})", args.out.display(), frame.width, frame.height);
     Ok(())

@@ -99,6 +99,60 @@ impl Pipelines {
     }
 }
 
+/// The scene's meshes and textures on the CPU: what [`Renderer`] uploads, and what
+/// [`crate::web::write_scene`] hands the browser.
+pub struct SceneData {
+    pub torus_vertices: Vec<basic_effect::VertexPositionNormalTexcoord>,
+    pub torus_indices: Vec<u32>,
+    pub ground_vertices: Vec<dual_texture_effect::VertexPositionTexcoordTexcoord1>,
+    pub ground_indices: Vec<u32>,
+    pub torus_texture: TextureImage,
+    pub ground_texture: TextureImage,
+    pub light_map: TextureImage,
+}
+
+impl SceneData {
+    /// The torus, the ground plane and their textures.
+    pub fn new() -> Self {
+        let torus_mesh = Mesh::torus(1.0, 0.38, 96, 48, [8.0, 2.0]);
+        let torus_vertices = torus_mesh
+            .vertices
+            .iter()
+            .map(|v| basic_effect::VertexPositionNormalTexcoord {
+                position: v.position,
+                normal: v.normal,
+                texcoord: v.uv,
+            })
+            .collect();
+        let ground_mesh = Mesh::plane([14.0, 14.0], [7.0, 7.0], 28);
+        let ground_vertices = ground_mesh
+            .vertices
+            .iter()
+            .map(|v| dual_texture_effect::VertexPositionTexcoordTexcoord1 {
+                position: v.position,
+                // The checker repeats; the light map spans the plane once.
+                texcoord: v.uv,
+                texcoord1: [v.uv[0] / 7.0, v.uv[1] / 7.0],
+            })
+            .collect();
+        SceneData {
+            torus_vertices,
+            torus_indices: torus_mesh.indices,
+            ground_vertices,
+            ground_indices: ground_mesh.indices,
+            torus_texture: TextureImage::checker(8, 16, [235, 140, 40, 255], [250, 230, 190, 255]),
+            ground_texture: TextureImage::checker(2, 32, [90, 110, 90, 255], [170, 180, 160, 255]),
+            light_map: light_map(256),
+        }
+    }
+}
+
+impl Default for SceneData {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Everything needed to draw the scene into an offscreen target.
 pub struct Renderer {
     pub scene: Scene,
@@ -117,30 +171,8 @@ pub struct Renderer {
 impl Renderer {
     pub fn new(gpu: &Gpu, width: u32, height: u32, scene: Scene) -> Result<Self, GpuError> {
         let pipelines = Pipelines::new(gpu)?;
+        let data = SceneData::new();
         gpu.scoped("creating the scene's buffers and textures", |device| {
-            let torus_mesh = Mesh::torus(1.0, 0.38, 96, 48, [8.0, 2.0]);
-            let torus_vertices: Vec<basic_effect::VertexPositionNormalTexcoord> = torus_mesh
-                .vertices
-                .iter()
-                .map(|v| basic_effect::VertexPositionNormalTexcoord {
-                    position: v.position,
-                    normal: v.normal,
-                    texcoord: v.uv,
-                })
-                .collect();
-            let ground_mesh = Mesh::plane([14.0, 14.0], [7.0, 7.0], 28);
-            let ground_vertices: Vec<dual_texture_effect::VertexPositionTexcoordTexcoord1> = ground_mesh
-                .vertices
-                .iter()
-                .map(|v| dual_texture_effect::VertexPositionTexcoordTexcoord1 {
-                    position: v.position,
-                    // The checker repeats; the light map spans the plane once.
-                    texcoord: v.uv,
-                    texcoord1: [v.uv[0] / 7.0, v.uv[1] / 7.0],
-                })
-                .collect();
-            let torus_texture = TextureImage::checker(8, 16, [235, 140, 40, 255], [250, 230, 190, 255]);
-            let ground_texture = TextureImage::checker(2, 32, [90, 110, 90, 255], [170, 180, 160, 255]);
             let uniform = |label: &str, size: usize| {
                 device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(label),
@@ -152,16 +184,21 @@ impl Renderer {
             Self {
                 scene,
                 target: Target::new(gpu, width, height),
-                torus: GpuMesh::new(device, "torus", bytemuck::cast_slice(&torus_vertices), &torus_mesh.indices),
-                ground: GpuMesh::new(device, "ground", bytemuck::cast_slice(&ground_vertices), &ground_mesh.indices),
+                torus: GpuMesh::new(device, "torus", bytemuck::cast_slice(&data.torus_vertices), &data.torus_indices),
+                ground: GpuMesh::new(
+                    device,
+                    "ground",
+                    bytemuck::cast_slice(&data.ground_vertices),
+                    &data.ground_indices,
+                ),
                 torus_parameters: uniform("BasicEffect Parameters", size_of::<basic_effect::Parameters>()),
                 ground_parameters: uniform(
                     "DualTextureEffect Parameters",
                     size_of::<dual_texture_effect::Parameters>(),
                 ),
-                torus_texture: torus_texture.upload(gpu, "torus checker").create_view(&Default::default()),
-                ground_texture: ground_texture.upload(gpu, "ground checker").create_view(&Default::default()),
-                light_map: light_map(256).upload(gpu, "ground light map").create_view(&Default::default()),
+                torus_texture: data.torus_texture.upload(gpu, "torus checker").create_view(&Default::default()),
+                ground_texture: data.ground_texture.upload(gpu, "ground checker").create_view(&Default::default()),
+                light_map: data.light_map.upload(gpu, "ground light map").create_view(&Default::default()),
                 sampler: sampler(gpu, wgpu::FilterMode::Linear),
                 pipelines,
             }
