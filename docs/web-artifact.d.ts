@@ -267,6 +267,25 @@ export interface CbufferLayout {
 }
 
 /**
+ * One color output of a fragment shader: its target needs a format of the same kind (a float,
+ * unorm or snorm format for `f32`, an integer format of the same signedness otherwise).
+ */
+export interface ColorOutput {
+  /**
+   * Components written (1–4).
+   */
+  components: number;
+  /**
+   * `@location` (the render target index).
+   */
+  location: number;
+  /**
+   * `"f32"`, `"u32"` or `"i32"`.
+   */
+  scalar: string;
+}
+
+/**
  * `GPUColorTargetState` without `format`.
  */
 export interface ColorTargetState {
@@ -586,6 +605,10 @@ export interface Shader {
    */
   code: string;
   /**
+   * A fragment shader's color outputs (`SV_Target0`..7): one render target each.
+   */
+  colorOutputs?: ColorOutput[];
+  /**
    * The D3D stage it was translated from (`vertex`, `pixel`, `geometry`, `compute`), or
    * `runtime` for a kernel of the primitive stage.
    */
@@ -627,6 +650,10 @@ export interface Shader {
    * Bytes of `var<workgroup>` memory (D3D's TGSM) a compute module declares.
    */
   workgroupStorageBytes: number;
+  /**
+   * A fragment shader writes `SV_Depth` (`@builtin(frag_depth)`).
+   */
+  writesDepth?: boolean;
 }
 
 /**

@@ -120,7 +120,7 @@ fn read_field(
 
 /// Appends `bytes` to the scene's data file (4-byte aligned) and returns `[offset, length]`.
 fn push(data: &mut Vec<u8>, bytes: &[u8]) -> Value {
-    while data.len() % 4 != 0 {
+    while !data.len().is_multiple_of(4) {
         data.push(0);
     }
     let at = data.len();
