@@ -1245,11 +1245,7 @@ fn shader(id: usize, s: &CompiledShader) -> Shader {
         stage,
         entry_point: i.entry_point.clone(),
         code: i.wgsl.clone(),
-        required_features: i
-            .required_features
-            .iter()
-            .map(|f| serde_json::to_value(f).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default())
-            .collect(),
+        required_features: i.required_features.iter().map(|f| f.webgpu_name().to_string()).collect(),
         workgroup_size: i.workgroup_size,
         workgroup_storage_bytes: i.workgroup_storage_bytes,
         pipeline_constants: i

@@ -731,13 +731,7 @@ pub fn qualify(
             .iter()
             .map(|&(i, so, _)| {
                 let t = if so { so_translations[i].as_ref() } else { translations[i].as_ref() };
-                t.map(|t| {
-                    t.required_features
-                        .iter()
-                        .filter_map(|f| serde_json::to_value(f).ok()?.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default()
+                t.map(|t| t.required_features.iter().map(|f| f.webgpu_name().to_string()).collect()).unwrap_or_default()
             })
             .collect();
         let verdicts = dxbc_wgsl_cli::tint::check_in_browser(&codes, &features)?;
