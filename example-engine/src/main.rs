@@ -34,7 +34,8 @@ struct Args {
     watch: Option<PathBuf>,
     /// Also write the frame's scene for the browser into DIR: every effect's web artifact
     /// (`<module>.effect.json`), `scene.json` and `scene.bin` (meshes, textures, samplers,
-    /// constant-buffer values, camera; docs/web-artifact.md), which `tools/browser` draws.
+    /// constant-buffer values, camera; docs/web-artifact.md), and `<module>.scene.json` for seven
+    /// contact-sheet rows, which `tools/browser` draws.
     #[arg(long, value_name = "DIR")]
     web_scene: Option<PathBuf>,
 }

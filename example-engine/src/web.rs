@@ -14,6 +14,10 @@ use serde_json::{json, Value};
 
 use crate::lighting::Fog;
 use crate::scene::{Renderer, SceneData, GROUND_PERMUTATION, TORUS_PERMUTATION};
+use crate::sheet::{
+    self,
+    common::{TileData, TileTexture},
+};
 use crate::texture::TextureImage;
 
 /// Every effect's web artifact: `(module, JSON)`.
@@ -132,7 +136,254 @@ fn texture(data: &mut Vec<u8>, name: &str, t: &TextureImage) -> Value {
     json!({ "name": name, "width": t.width, "height": t.height, "format": "rgba8unorm", "data": push(data, &t.rgba) })
 }
 
-/// Writes the artifacts, `scene.json` and `scene.bin` into `dir` for the frame `renderer` draws.
+/// One indexed triangle-list draw of pass 0 of `effect`'s variant `permutation`, its pipeline's
+/// primitive state (counter-clockwise front faces; back faces culled or both drawn) overriding the
+/// effect's.
+fn draw_json(
+    effect: &str,
+    permutation: usize,
+    cull_back: bool,
+    vertices: Value,
+    indices: Value,
+    count: usize,
+    resources: Value,
+) -> Value {
+    json!({
+        "effect": effect,
+        "pass": 0,
+        "permutation": permutation,
+        "primitive": {
+            "topology": "triangle-list",
+            "frontFace": "ccw",
+            "cullMode": if cull_back { "back" } else { "none" },
+        },
+        "vertexBuffer": vertices,
+        "indexBuffer": indices,
+        "indexFormat": "uint32",
+        "indexCount": count,
+        "resources": resources,
+    })
+}
+
+/// The `cbuffer` value of a draw's `parameters` resource: `bytes` read at `artifact`'s offsets.
+fn parameters_json(artifact: &Value, bytes: &[u8]) -> anyhow::Result<Value> {
+    use anyhow::Context as _;
+    let index = artifact["resources"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["name"] == "parameters"))
+        .and_then(|r| r["cbuffer"].as_u64())
+        .context("the artifact has no `parameters` constant buffer")?;
+    Ok(json!({ "cbuffer": cbuffer_values(artifact, index as usize, bytes).map_err(anyhow::Error::msg)? }))
+}
+
+/// Writes `scene.json` / `scene.bin` as `<stem>.scene.json` and `<stem>.scene.bin`.
+fn write_scene_files(dir: &Path, stem: &str, mut scene: Value, data: &[u8]) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    let bin = format!("{stem}.bin");
+    scene["data"] = json!(bin);
+    let json_path = dir.join(format!("{stem}.json"));
+    std::fs::write(dir.join(&bin), data).with_context(|| format!("cannot write {}/{bin}", dir.display()))?;
+    std::fs::write(&json_path, serde_json::to_string_pretty(&scene)? + "\n")
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    Ok(())
+}
+
+/// A row of the contact sheet that the browser draws from its artifact: one draw per tile, side
+/// by side, each in its own viewport (`<module>.scene.json`).
+#[derive(Clone, Copy, Debug)]
+pub struct FamilyScene {
+    /// The sheet's family name (`sheet::debug::FAMILY`, ...).
+    pub family: &'static str,
+    /// The effect's module (one of [`ARTIFACTS`]).
+    pub module: &'static str,
+    /// The tiles' data, in the sheet's order (`sheet::debug::tiles_data`, ...).
+    pub tiles: fn() -> Vec<TileData>,
+    /// The same tiles drawn by wgpu (`sheet::debug::tiles`, ...).
+    pub render: fn(&crate::Gpu) -> crate::sheet::RenderedTiles,
+    /// Why two conformant implementations may draw some of these tiles' pixels differently
+    /// beyond 2/255 away from triangle edges (`None`: they may not; the browser gate holds such a
+    /// row to the example frame's tolerance).
+    pub implementation_defined: Option<&'static str>,
+}
+
+const DERIVATIVES: &str = "the pixel shaders compute a tangent frame from screen-space derivatives \
+    (deriv_rtx/deriv_rty), whose 2x2-quad arithmetic D3D leaves to the implementation (WGSL's dpdx/dpdy alike)";
+
+impl FamilyScene {
+    /// The scene's file name in the web-scene folder.
+    pub fn file(&self) -> String {
+        format!("{}.scene.json", self.module)
+    }
+}
+
+/// The sheet families written as web scenes.
+pub const FAMILY_SCENES: [FamilyScene; 7] = [
+    FamilyScene {
+        family: sheet::debug::FAMILY,
+        module: "debug_effect",
+        tiles: sheet::debug::tiles_data,
+        render: sheet::debug::tiles,
+        implementation_defined: Some(DERIVATIVES),
+    },
+    FamilyScene {
+        family: sheet::normal_map::FAMILY,
+        module: "normal_map_effect",
+        tiles: sheet::normal_map::tiles_data,
+        render: sheet::normal_map::tiles,
+        implementation_defined: Some(DERIVATIVES),
+    },
+    FamilyScene {
+        family: sheet::skinned::FAMILY,
+        module: "skinned_effect",
+        tiles: sheet::skinned::tiles_data,
+        render: sheet::skinned::tiles,
+        implementation_defined: Some(
+            "the nearest-filtered checker is minified at the tube's grazing, unlit sides, where which texel a \
+             pixel selects at a texel boundary depends on the implementation's sub-texel precision; neighbouring \
+             pixels there differ by less than the edge rule's 16/255",
+        ),
+    },
+    FamilyScene {
+        family: sheet::alpha_test::FAMILY,
+        module: "alpha_test_effect",
+        tiles: sheet::alpha_test::tiles_data,
+        render: sheet::alpha_test::tiles,
+        implementation_defined: None,
+    },
+    FamilyScene {
+        family: sheet::tone_map::FAMILY,
+        module: "tone_map",
+        tiles: sheet::tone_map::tiles_data,
+        render: sheet::tone_map::tiles,
+        implementation_defined: None,
+    },
+    FamilyScene {
+        family: sheet::post_process::BASIC_FAMILY,
+        module: "basic_post_process",
+        tiles: sheet::post_process::basic_tiles_data,
+        render: sheet::post_process::basic_tiles,
+        implementation_defined: None,
+    },
+    FamilyScene {
+        family: sheet::post_process::DUAL_FAMILY,
+        module: "dual_post_process",
+        tiles: sheet::post_process::dual_tiles_data,
+        render: sheet::post_process::dual_tiles,
+        implementation_defined: None,
+    },
+];
+
+fn tile_texture(data: &mut Vec<u8>, name: &str, t: &TileTexture) -> Value {
+    match t {
+        TileTexture::Rgba8(t) => texture(data, name, t),
+        TileTexture::Rgba16Float(t) => {
+            let halves: Vec<u16> = t.rgba.iter().flatten().map(|&v| crate::texture::f32_to_f16(v)).collect();
+            json!({
+                "name": name, "width": t.width, "height": t.height, "format": "rgba16float",
+                "data": push(data, bytemuck::cast_slice(&halves)),
+            })
+        }
+    }
+}
+
+fn sampler_json(filter: wgpu::FilterMode, address: wgpu::AddressMode) -> Value {
+    let filter = match filter {
+        wgpu::FilterMode::Nearest => "nearest",
+        wgpu::FilterMode::Linear => "linear",
+    };
+    let address = match address {
+        wgpu::AddressMode::Repeat => "repeat",
+        wgpu::AddressMode::MirrorRepeat => "mirror-repeat",
+        _ => "clamp-to-edge",
+    };
+    json!({
+        "name": format!("{filter} {address}"),
+        "descriptor": {
+            "addressModeU": address, "addressModeV": address, "addressModeW": address,
+            "magFilter": filter, "minFilter": filter
+        }
+    })
+}
+
+/// Writes `family`'s scene into `dir` (`<module>.scene.json` and `.scene.bin`): a
+/// `tiles × TILE_WIDTH` by `TILE_HEIGHT` frame cleared to the sheet's clear colour, tile `i` drawn
+/// in the viewport (and scissor) `[i × TILE_WIDTH, 0, TILE_WIDTH, TILE_HEIGHT]`, as wgpu draws
+/// the tiles (each into its own target). The artifact is not written (see [`write_scene`]).
+///
+/// # Errors
+/// A file that cannot be written, or a constant buffer the artifact's layout does not fit.
+pub fn write_family_scene(dir: &Path, family: &FamilyScene) -> anyhow::Result<()> {
+    use sheet::common::{CLEAR_COLOR, TILE_HEIGHT, TILE_WIDTH};
+    let a = artifact(family.module);
+    let tiles = (family.tiles)();
+    let mut data = Vec::new();
+    let (mut images, mut textures): (Vec<&TileTexture>, Vec<Value>) = (Vec::new(), Vec::new());
+    let (mut sampler_keys, mut samplers) = (Vec::new(), Vec::new());
+    let mut draws = Vec::new();
+    for (i, tile) in tiles.iter().enumerate() {
+        let mut resources = serde_json::Map::new();
+        resources.insert("parameters".into(), parameters_json(&a, &tile.parameters)?);
+        for (name, image) in &tile.textures {
+            let index = images.iter().position(|known| *known == image).unwrap_or_else(|| {
+                images.push(image);
+                textures.push(tile_texture(&mut data, name, image));
+                images.len() - 1
+            });
+            resources.insert((*name).into(), json!({ "texture": index }));
+        }
+        if let Some(key) = tile.sampler {
+            let index = sampler_keys.iter().position(|k| *k == key).unwrap_or_else(|| {
+                sampler_keys.push(key);
+                samplers.push(sampler_json(key.0, key.1));
+                sampler_keys.len() - 1
+            });
+            resources.insert("sampler".into(), json!({ "sampler": index }));
+        }
+        let mut d = if tile.indices.is_empty() {
+            let mut d =
+                draw_json(family.module, tile.permutation, tile.cull_back, Value::Null, Value::Null, 0, Value::Null);
+            for key in ["vertexBuffer", "indexBuffer", "indexFormat", "indexCount"] {
+                d.as_object_mut().expect("an object").remove(key);
+            }
+            d["vertexCount"] = json!(tile.vertex_count);
+            d
+        } else {
+            draw_json(
+                family.module,
+                tile.permutation,
+                tile.cull_back,
+                push(&mut data, &tile.vertices),
+                push(&mut data, bytemuck::cast_slice(&tile.indices)),
+                tile.indices.len(),
+                Value::Null,
+            )
+        };
+        d["resources"] = Value::Object(resources);
+        if !tile.depth_test {
+            d["depthStencil"] = json!({ "depthWriteEnabled": false, "depthCompare": "always" });
+        }
+        d["viewport"] = json!([i as u32 * TILE_WIDTH, 0, TILE_WIDTH, TILE_HEIGHT]);
+        draws.push(d);
+    }
+    let [r, g, b] = CLEAR_COLOR;
+    let scene = json!({
+        "format": SCENE_FORMAT,
+        "family": family.family,
+        "width": tiles.len() as u32 * TILE_WIDTH,
+        "height": TILE_HEIGHT,
+        "colorFormat": "rgba8unorm",
+        "depthFormat": "depth32float",
+        "depthStencil": { "depthWriteEnabled": true, "depthCompare": "less" },
+        "clear": [r, g, b, 1.0],
+        "textures": textures,
+        "samplers": samplers,
+        "draws": draws,
+    });
+    write_scene_files(dir, &format!("{}.scene", family.module), scene, &data)
+}
+
+/// Writes the artifacts, `scene.json` and `scene.bin` into `dir` for the frame `renderer` draws,
+/// and every [`FAMILY_SCENES`] scene.
 ///
 /// # Errors
 /// A file that cannot be written, or a constant buffer the artifact's layout does not fit.
@@ -152,28 +403,9 @@ pub fn write_scene(dir: &Path, renderer: &Renderer) -> anyhow::Result<()> {
     ];
     let basic = artifact("basic_effect");
     let dual = artifact("dual_texture_effect");
-    let cbuffer = |a: &Value, bytes: &[u8]| -> anyhow::Result<Value> {
-        let index = a["resources"]
-            .as_array()
-            .and_then(|r| r.iter().find(|r| r["name"] == "parameters"))
-            .and_then(|r| r["cbuffer"].as_u64())
-            .context("the artifact has no `parameters` constant buffer")?;
-        Ok(json!({ "cbuffer": cbuffer_values(a, index as usize, bytes).map_err(anyhow::Error::msg)? }))
-    };
     // The pipelines' states as `scene::Pipelines` sets them (they override the effects' own).
-    let primitive = json!({ "topology": "triangle-list", "frontFace": "ccw", "cullMode": "back" });
-    let draw = |effect: &str, permutation: usize, vertices: Value, indices: Value, count: usize, resources: Value| {
-        json!({
-            "effect": effect,
-            "pass": 0,
-            "permutation": permutation,
-            "primitive": primitive,
-            "vertexBuffer": vertices,
-            "indexBuffer": indices,
-            "indexFormat": "uint32",
-            "indexCount": count,
-            "resources": resources,
-        })
+    let draw = |effect, permutation, vertices, indices, count, resources| {
+        draw_json(effect, permutation, true, vertices, indices, count, resources)
     };
     let ground = draw(
         "dual_texture_effect",
@@ -182,7 +414,7 @@ pub fn write_scene(dir: &Path, renderer: &Renderer) -> anyhow::Result<()> {
         push(&mut data, bytemuck::cast_slice(&d.ground_indices)),
         d.ground_indices.len(),
         json!({
-            "parameters": cbuffer(&dual, bytemuck::bytes_of(&renderer.ground_parameters()))?,
+            "parameters": parameters_json(&dual, bytemuck::bytes_of(&renderer.ground_parameters()))?,
             "texture": { "texture": 1 },
             "texture2": { "texture": 2 },
             "sampler": { "sampler": 0 },
@@ -196,7 +428,7 @@ pub fn write_scene(dir: &Path, renderer: &Renderer) -> anyhow::Result<()> {
         push(&mut data, bytemuck::cast_slice(&d.torus_indices)),
         d.torus_indices.len(),
         json!({
-            "parameters": cbuffer(&basic, bytemuck::bytes_of(&renderer.torus_parameters()))?,
+            "parameters": parameters_json(&basic, bytemuck::bytes_of(&renderer.torus_parameters()))?,
             "texture": { "texture": 0 },
             "sampler": { "sampler": 0 },
         }),
@@ -212,7 +444,6 @@ pub fn write_scene(dir: &Path, renderer: &Renderer) -> anyhow::Result<()> {
         "depthStencil": { "depthWriteEnabled": true, "depthCompare": "less" },
         "clear": [color[0], color[1], color[2], 1.0],
         "camera": { "eye": s.eye, "lookAt": s.look_at, "fovY": s.fov_y, "near": 0.1, "far": 50.0 },
-        "data": "scene.bin",
         "textures": textures,
         "samplers": [{
             "name": "linear repeat",
@@ -223,11 +454,10 @@ pub fn write_scene(dir: &Path, renderer: &Renderer) -> anyhow::Result<()> {
         }],
         "draws": [ground, torus],
     });
-    let json_path = dir.join("scene.json");
-    std::fs::write(dir.join("scene.bin"), &data)
-        .with_context(|| format!("cannot write {}/scene.bin", dir.display()))?;
-    std::fs::write(&json_path, serde_json::to_string_pretty(&scene)? + "\n")
-        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    write_scene_files(dir, "scene", scene, &data)?;
+    for family in &FAMILY_SCENES {
+        write_family_scene(dir, family)?;
+    }
     Ok(())
 }
 

@@ -7,7 +7,8 @@
 //                                         {"id", "ok", "messages": [{type, line, col, text}]} per
 //                                         module on stdout (the protocol of tools/tint/check.mjs)
 //   node gate.mjs pipelines --data DIR    creates every pipeline of every DIR/*.effect.json
-//   node gate.mjs draw --data DIR --out F draws DIR/scene.json, writes raw RGBA8 rows to F
+//   node gate.mjs draw --data DIR --out F [--scene FILE]
+//                                         draws DIR/scene.json (or DIR/FILE), writes raw RGBA8 rows to F
 //   node gate.mjs example --data DIR      runs docs/examples/web/example.mjs on DIR/basic_effect.effect.json
 //
 // The last three print one JSON document on stdout. Exit status: 0 done with no error, 1 errors

@@ -7,10 +7,10 @@ use crate::lighting::columns;
 use crate::math::Mat4;
 use crate::mesh::Mesh;
 use crate::target::Image;
-use crate::texture::{sampler, TextureImage};
+use crate::texture::TextureImage;
 
 use super::common::{
-    clear_color, depth_test, draw_tile, missing, opaque_target, uniform_buffer, Camera, LitMesh, LitScene,
+    clear_color, draw_tile, missing, opaque_target, uniform_buffer, Camera, LitMesh, LitScene, TileData, TileTexture,
 };
 
 pub const FAMILY: &str = "AlphaTestEffect";
@@ -104,41 +104,47 @@ pub fn parameters(scene: &LitScene, permutation: fx::Permutation) -> fx::Paramet
     }
 }
 
+/// What one tile draws: the square (both sides), the constants and the ring texture.
+pub fn tile_data(scene: &LitScene, permutation: fx::Permutation) -> TileData {
+    let mesh = mesh();
+    let vertices = if permutation.vertex_color {
+        mesh.vertex_bytes(|v| fx::VertexPositionTexcoordColor { position: v.position, texcoord: v.uv, color: v.color })
+    } else {
+        mesh.vertex_bytes(|v| fx::VertexPositionTexcoord { position: v.position, texcoord: v.uv })
+    };
+    let index = permutation.index().expect("the sheet's permutations exist");
+    TileData {
+        cull_back: false,
+        textures: vec![("texture", TileTexture::Rgba8(texture()))],
+        sampler: Some((wgpu::FilterMode::Nearest, wgpu::AddressMode::Repeat)),
+        ..TileData::mesh(index, vertices, mesh.indices, bytemuck::bytes_of(&parameters(scene, permutation)))
+    }
+}
+
 /// Draws one tile.
 pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Result<Image, GpuError> {
-    let mesh = mesh();
+    let data = tile_data(scene, permutation);
     let targets = opaque_target();
     let (layouts, pipeline) = gpu.scoped("creating an AlphaTestEffect pipeline", |device| {
         let layouts = fx::Layouts::new(device, permutation);
         let options = fx::PipelineOptions {
             label: Some("AlphaTestEffect tile"),
-            // Both sides of the square are drawn.
-            primitive: wgpu::PrimitiveState { cull_mode: None, ..Default::default() },
-            ..fx::PipelineOptions::new(&targets, depth_test())
+            primitive: data.primitive(),
+            ..fx::PipelineOptions::new(&targets, data.depth_stencil())
         };
         let pipeline = fx::create_render_pipeline_with(device, &layouts, &options);
         (layouts, pipeline)
     })?;
-    let texture = texture().upload(gpu, "AlphaTestEffect texture").create_view(&Default::default());
-    let sampler = sampler(gpu, wgpu::FilterMode::Nearest);
+    let texture = data.view(gpu, "texture")?;
+    let sampler = data.sampler(gpu);
     let (groups, gpu_mesh) = gpu.scoped("creating AlphaTestEffect resources", |device| {
-        let bytes = parameters(scene, permutation);
-        let buffer = uniform_buffer(device, "AlphaTestEffect Parameters", bytemuck::bytes_of(&bytes));
+        let buffer = uniform_buffer(device, "AlphaTestEffect Parameters", &data.parameters);
         let groups = fx::BindGroups::new(
             device,
             &layouts,
             &fx::Resources { parameters: &buffer, texture: &texture, sampler: &sampler },
         );
-        let gpu_mesh = if permutation.vertex_color {
-            mesh.upload(device, "square", |v| fx::VertexPositionTexcoordColor {
-                position: v.position,
-                texcoord: v.uv,
-                color: v.color,
-            })
-        } else {
-            mesh.upload(device, "square", |v| fx::VertexPositionTexcoord { position: v.position, texcoord: v.uv })
-        };
-        (groups, gpu_mesh)
+        (groups, crate::mesh::GpuMesh::new(device, "square", &data.vertices, &data.indices))
     })?;
     let groups = groups.map_err(missing)?;
     draw_tile(gpu, "drawing an AlphaTestEffect tile", clear_color(), |pass| {
@@ -146,6 +152,12 @@ pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Resu
         groups.set(pass);
         gpu_mesh.draw(pass);
     })
+}
+
+/// Every tile's data, in order.
+pub fn tiles_data() -> Vec<TileData> {
+    let scene = scene();
+    TILES.iter().map(|&(_, p)| tile_data(&scene, p)).collect()
 }
 
 /// Every tile of the family.

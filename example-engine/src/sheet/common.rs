@@ -7,6 +7,7 @@ use crate::gpu::{Gpu, GpuError};
 use crate::lighting::{DirectionalLight, Fog, DEFAULT_LIGHTS};
 use crate::math::Mat4;
 use crate::target::{depth_stencil_state, Image, Target, COLOR_FORMAT, DEPTH_FORMAT};
+use crate::texture::TextureImage;
 
 /// Width of one tile in pixels.
 pub const TILE_WIDTH: u32 = 160;
@@ -233,8 +234,125 @@ impl LitMesh {
         label: &str,
         f: impl Fn(&LitVertex) -> T,
     ) -> crate::mesh::GpuMesh {
+        crate::mesh::GpuMesh::new(device, label, &self.vertex_bytes(f), &self.indices)
+    }
+
+    /// The vertices as `T` (one of an effect's generated vertex structs) built by `f`, as the
+    /// vertex buffer's bytes.
+    pub fn vertex_bytes<T: bytemuck::Pod>(&self, f: impl Fn(&LitVertex) -> T) -> Vec<u8> {
         let vertices: Vec<T> = self.vertices.iter().map(f).collect();
-        crate::mesh::GpuMesh::new(device, label, bytemuck::cast_slice(&vertices), &self.indices)
+        bytemuck::cast_slice(&vertices).to_vec()
+    }
+}
+
+/// Everything one tile draws, on the CPU: what its `render` uploads and what the tile's web scene
+/// (`crate::web::write_family_scene`) hands the browser, so both renderers draw the same data.
+#[derive(Clone, Debug)]
+pub struct TileData {
+    /// The permutation's index (the generated `Permutation::index`, the artifact's variant).
+    pub permutation: usize,
+    /// The vertex buffer (the permutation's generated vertex struct, as bytes); empty for a
+    /// full-screen pass, whose vertex shader makes its triangle from the vertex index.
+    pub vertices: Vec<u8>,
+    /// Triangle-list indices; empty for a non-indexed draw of [`TileData::vertex_count`] vertices.
+    pub indices: Vec<u32>,
+    /// Vertices of a non-indexed draw.
+    pub vertex_count: u32,
+    /// Back faces culled (the procedural meshes are wound counter-clockwise), or both sides drawn.
+    pub cull_back: bool,
+    /// Depth tested and written ([`depth_test`]), or neither ([`no_depth_test`]: 2D passes).
+    pub depth_test: bool,
+    /// The bytes of the `parameters` constant buffer (the generated `Parameters` struct).
+    pub parameters: Vec<u8>,
+    /// Textures by the effect's resource name (`texture`, `normal_texture`, ...).
+    pub textures: Vec<(&'static str, TileTexture)>,
+    /// The filter and address mode (u, v, w) of the `sampler` resource; `None` when there is none.
+    pub sampler: Option<(wgpu::FilterMode, wgpu::AddressMode)>,
+}
+
+/// A tile's texture image: one mip level, 2D.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TileTexture {
+    /// `Rgba8Unorm`.
+    Rgba8(TextureImage),
+    /// `Rgba16Float` (values rounded to half precision on upload).
+    Rgba16Float(crate::texture::HdrImage),
+}
+
+impl TileData {
+    /// A tile of the indexed triangle list `vertices`/`indices`, back faces culled, depth tested,
+    /// no textures and no sampler.
+    pub fn mesh(permutation: usize, vertices: Vec<u8>, indices: Vec<u32>, parameters: &[u8]) -> Self {
+        Self {
+            permutation,
+            vertices,
+            indices,
+            vertex_count: 0,
+            cull_back: true,
+            depth_test: true,
+            parameters: parameters.to_vec(),
+            textures: Vec::new(),
+            sampler: None,
+        }
+    }
+
+    /// A full-screen tile: three vertices, no vertex buffer, no culling, no depth test.
+    pub fn full_screen(permutation: usize, parameters: &[u8]) -> Self {
+        Self {
+            vertex_count: 3,
+            cull_back: false,
+            depth_test: false,
+            ..Self::mesh(permutation, Vec::new(), Vec::new(), parameters)
+        }
+    }
+
+    /// The texture bound to `resource`, uploaded, as a view.
+    ///
+    /// # Errors
+    /// [`GpuError::MissingResource`] when the tile has no such texture.
+    pub fn view(&self, gpu: &Gpu, resource: &str) -> Result<wgpu::TextureView, GpuError> {
+        let (_, image) = self
+            .textures
+            .iter()
+            .find(|(name, _)| *name == resource)
+            .ok_or_else(|| missing(format!("the tile has no texture `{resource}`")))?;
+        let texture = match image {
+            TileTexture::Rgba8(image) => image.upload(gpu, resource),
+            TileTexture::Rgba16Float(image) => image.upload(gpu, resource),
+        };
+        Ok(texture.create_view(&Default::default()))
+    }
+
+    /// The pipeline's primitive state.
+    pub fn primitive(&self) -> wgpu::PrimitiveState {
+        if self.cull_back {
+            mesh_primitive()
+        } else {
+            wgpu::PrimitiveState { cull_mode: None, ..Default::default() }
+        }
+    }
+
+    /// The pipeline's depth-stencil state.
+    pub fn depth_stencil(&self) -> Option<wgpu::DepthStencilState> {
+        if self.depth_test {
+            depth_test()
+        } else {
+            no_depth_test()
+        }
+    }
+
+    /// The `sampler` resource (nearest and repeating when the tile names none).
+    pub fn sampler(&self, gpu: &Gpu) -> wgpu::Sampler {
+        let (filter, address) = self.sampler.unwrap_or((wgpu::FilterMode::Nearest, wgpu::AddressMode::Repeat));
+        crate::texture::sampler_with(gpu, filter, address)
+    }
+
+    /// Records the tile's draw (vertex and index buffers of `mesh` when it is indexed).
+    pub fn draw(&self, pass: &mut wgpu::RenderPass<'_>, mesh: Option<&crate::mesh::GpuMesh>) {
+        match mesh {
+            Some(mesh) => mesh.draw(pass),
+            None => pass.draw(0..self.vertex_count, 0..1),
+        }
     }
 }
 

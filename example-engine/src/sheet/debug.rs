@@ -8,11 +8,11 @@ use crate::effects::debug_effect as fx;
 use crate::gpu::{Gpu, GpuError};
 use crate::lighting::{columns, columns3};
 use crate::math::Mat4;
-use crate::mesh::Mesh;
+use crate::mesh::{GpuMesh, Mesh};
 use crate::target::Image;
 
 use super::common::{
-    clear_color, depth_test, draw_tile, mesh_primitive, missing, opaque_target, uniform_buffer, LitMesh, LitScene,
+    clear_color, draw_tile, missing, opaque_target, uniform_buffer, LitMesh, LitScene, LitVertex, TileData,
 };
 
 pub const FAMILY: &str = "DebugEffect";
@@ -58,45 +58,52 @@ pub fn parameters(scene: &LitScene) -> fx::Parameters {
     }
 }
 
-/// Draws one tile.
-pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Result<Image, GpuError> {
+/// What one tile draws: the torus (normals biased when the permutation says so) and the constants.
+pub fn tile_data(scene: &LitScene, permutation: fx::Permutation) -> TileData {
     let mesh = mesh();
-    let targets = opaque_target();
-    let (layouts, pipeline) = gpu.scoped("creating a DebugEffect pipeline", |device| {
-        let layouts = fx::Layouts::new(device, permutation);
-        let options = fx::PipelineOptions {
-            label: Some("DebugEffect tile"),
-            primitive: mesh_primitive(),
-            ..fx::PipelineOptions::new(&targets, depth_test())
-        };
-        let pipeline = fx::create_render_pipeline_with(device, &layouts, &options);
-        (layouts, pipeline)
-    })?;
-    let normal = |v: &super::common::LitVertex| {
+    let normal = |v: &LitVertex| {
         if permutation.biased_normals {
             v.normal.map(|c| c * 0.5 + 0.5)
         } else {
             v.normal
         }
     };
-    let (groups, gpu_mesh) = gpu.scoped("creating DebugEffect resources", |device| {
-        let buffer = uniform_buffer(device, "DebugEffect Parameters", bytemuck::bytes_of(&parameters(scene)));
-        let groups = fx::BindGroups::new(device, &layouts, &fx::Resources { parameters: &buffer });
-        let gpu_mesh = if permutation.vertex_color {
-            mesh.upload(device, "torus", |v| fx::VertexPositionNormalTexcoordColor {
-                position: v.position,
-                normal: normal(v),
-                texcoord: v.uv,
-                color: v.color,
-            })
-        } else {
-            mesh.upload(device, "torus", |v| fx::VertexPositionNormalTexcoord {
-                position: v.position,
-                normal: normal(v),
-                texcoord: v.uv,
-            })
+    let vertices = if permutation.vertex_color {
+        mesh.vertex_bytes(|v| fx::VertexPositionNormalTexcoordColor {
+            position: v.position,
+            normal: normal(v),
+            texcoord: v.uv,
+            color: v.color,
+        })
+    } else {
+        mesh.vertex_bytes(|v| fx::VertexPositionNormalTexcoord {
+            position: v.position,
+            normal: normal(v),
+            texcoord: v.uv,
+        })
+    };
+    let index = permutation.index().expect("the sheet's permutations exist");
+    TileData::mesh(index, vertices, mesh.indices, bytemuck::bytes_of(&parameters(scene)))
+}
+
+/// Draws one tile.
+pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Result<Image, GpuError> {
+    let data = tile_data(scene, permutation);
+    let targets = opaque_target();
+    let (layouts, pipeline) = gpu.scoped("creating a DebugEffect pipeline", |device| {
+        let layouts = fx::Layouts::new(device, permutation);
+        let options = fx::PipelineOptions {
+            label: Some("DebugEffect tile"),
+            primitive: data.primitive(),
+            ..fx::PipelineOptions::new(&targets, data.depth_stencil())
         };
-        (groups, gpu_mesh)
+        let pipeline = fx::create_render_pipeline_with(device, &layouts, &options);
+        (layouts, pipeline)
+    })?;
+    let (groups, gpu_mesh) = gpu.scoped("creating DebugEffect resources", |device| {
+        let buffer = uniform_buffer(device, "DebugEffect Parameters", &data.parameters);
+        let groups = fx::BindGroups::new(device, &layouts, &fx::Resources { parameters: &buffer });
+        (groups, GpuMesh::new(device, "torus", &data.vertices, &data.indices))
     })?;
     let groups = groups.map_err(missing)?;
     draw_tile(gpu, "drawing a DebugEffect tile", clear_color(), |pass| {
@@ -104,6 +111,12 @@ pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Resu
         groups.set(pass);
         gpu_mesh.draw(pass);
     })
+}
+
+/// Every tile's data, in order.
+pub fn tiles_data() -> Vec<TileData> {
+    let scene = scene();
+    TILES.iter().map(|&(_, p)| tile_data(&scene, p)).collect()
 }
 
 /// Every tile of the family.

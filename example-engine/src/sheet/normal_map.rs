@@ -5,12 +5,12 @@ use crate::effects::normal_map_effect as fx;
 use crate::gpu::{Gpu, GpuError};
 use crate::lighting::{columns, columns3, pad3};
 use crate::math::{normalize, Mat4};
-use crate::mesh::Mesh;
+use crate::mesh::{GpuMesh, Mesh};
 use crate::target::Image;
-use crate::texture::{sampler, TextureImage};
+use crate::texture::TextureImage;
 
 use super::common::{
-    clear_color, depth_test, draw_tile, mesh_primitive, missing, opaque_target, uniform_buffer, LitMesh, LitScene,
+    clear_color, draw_tile, missing, opaque_target, uniform_buffer, LitMesh, LitScene, TileData, TileTexture,
 };
 
 pub const FAMILY: &str = "NormalMapEffect";
@@ -87,27 +87,55 @@ pub fn parameters(scene: &LitScene, permutation: fx::Permutation) -> fx::Paramet
     }
 }
 
+/// What one tile draws: the torus, the constants, the diffuse, normal and specular maps.
+pub fn tile_data(scene: &LitScene, permutation: fx::Permutation) -> TileData {
+    let mesh = mesh();
+    let vertices = if permutation.vertex_color {
+        mesh.vertex_bytes(|v| fx::VertexPositionNormalTexcoordColor {
+            position: v.position,
+            normal: v.normal,
+            texcoord: v.uv,
+            color: v.color,
+        })
+    } else {
+        mesh.vertex_bytes(|v| fx::VertexPositionNormalTexcoord {
+            position: v.position,
+            normal: v.normal,
+            texcoord: v.uv,
+        })
+    };
+    let index = permutation.index().expect("the sheet's permutations exist");
+    TileData {
+        textures: vec![
+            ("texture", TileTexture::Rgba8(texture())),
+            ("normal_texture", TileTexture::Rgba8(normal_texture())),
+            ("specular_texture", TileTexture::Rgba8(specular_texture())),
+        ],
+        sampler: Some((wgpu::FilterMode::Linear, wgpu::AddressMode::Repeat)),
+        ..TileData::mesh(index, vertices, mesh.indices, bytemuck::bytes_of(&parameters(scene, permutation)))
+    }
+}
+
 /// Draws one tile.
 pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Result<Image, GpuError> {
-    let mesh = mesh();
+    let data = tile_data(scene, permutation);
     let targets = opaque_target();
     let (layouts, pipeline) = gpu.scoped("creating a NormalMapEffect pipeline", |device| {
         let layouts = fx::Layouts::new(device, permutation);
         let options = fx::PipelineOptions {
             label: Some("NormalMapEffect tile"),
-            primitive: mesh_primitive(),
-            ..fx::PipelineOptions::new(&targets, depth_test())
+            primitive: data.primitive(),
+            ..fx::PipelineOptions::new(&targets, data.depth_stencil())
         };
         let pipeline = fx::create_render_pipeline_with(device, &layouts, &options);
         (layouts, pipeline)
     })?;
-    let texture = texture().upload(gpu, "NormalMapEffect texture").create_view(&Default::default());
-    let normals = normal_texture().upload(gpu, "normal map").create_view(&Default::default());
-    let specular = specular_texture().upload(gpu, "specular map").create_view(&Default::default());
-    let sampler = sampler(gpu, wgpu::FilterMode::Linear);
+    let texture = data.view(gpu, "texture")?;
+    let normals = data.view(gpu, "normal_texture")?;
+    let specular = data.view(gpu, "specular_texture")?;
+    let sampler = data.sampler(gpu);
     let (groups, gpu_mesh) = gpu.scoped("creating NormalMapEffect resources", |device| {
-        let bytes = parameters(scene, permutation);
-        let buffer = uniform_buffer(device, "NormalMapEffect Parameters", bytemuck::bytes_of(&bytes));
+        let buffer = uniform_buffer(device, "NormalMapEffect Parameters", &data.parameters);
         let groups = fx::BindGroups::new(
             device,
             &layouts,
@@ -119,21 +147,7 @@ pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Resu
                 sampler: &sampler,
             },
         );
-        let gpu_mesh = if permutation.vertex_color {
-            mesh.upload(device, "torus", |v| fx::VertexPositionNormalTexcoordColor {
-                position: v.position,
-                normal: v.normal,
-                texcoord: v.uv,
-                color: v.color,
-            })
-        } else {
-            mesh.upload(device, "torus", |v| fx::VertexPositionNormalTexcoord {
-                position: v.position,
-                normal: v.normal,
-                texcoord: v.uv,
-            })
-        };
-        (groups, gpu_mesh)
+        (groups, GpuMesh::new(device, "torus", &data.vertices, &data.indices))
     })?;
     let groups = groups.map_err(missing)?;
     draw_tile(gpu, "drawing a NormalMapEffect tile", clear_color(), |pass| {
@@ -141,6 +155,12 @@ pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Resu
         groups.set(pass);
         gpu_mesh.draw(pass);
     })
+}
+
+/// Every tile's data, in order.
+pub fn tiles_data() -> Vec<TileData> {
+    let scene = scene();
+    TILES.iter().map(|&(_, p)| tile_data(&scene, p)).collect()
 }
 
 /// Every tile of the family.

@@ -4,10 +4,10 @@
 use crate::effects::{basic_post_process as basic, dual_post_process as dual};
 use crate::gpu::{Gpu, GpuError};
 use crate::target::Image;
-use crate::texture::{sampler_with, TextureImage};
+use crate::texture::TextureImage;
 
 use super::common::{
-    clear_color, draw_tile, missing, no_depth_test, opaque_target, uniform_buffer, TILE_HEIGHT, TILE_WIDTH,
+    clear_color, draw_tile, missing, opaque_target, uniform_buffer, TileData, TileTexture, TILE_HEIGHT, TILE_WIDTH,
 };
 
 pub const BASIC_FAMILY: &str = "PostProcess (BasicPostProcess)";
@@ -148,23 +148,48 @@ pub fn dual_parameters(effect: dual::Effect) -> dual::Parameters {
     p
 }
 
+/// The sampler of every PostProcess tile.
+const SAMPLER: Option<(wgpu::FilterMode, wgpu::AddressMode)> =
+    Some((wgpu::FilterMode::Linear, wgpu::AddressMode::ClampToEdge));
+
+/// What one BasicPostProcess tile draws: the full-screen triangle over the picture.
+pub fn basic_tile_data(permutation: basic::Permutation) -> TileData {
+    let index = permutation.index().expect("the sheet's permutations exist");
+    TileData {
+        textures: vec![("texture", TileTexture::Rgba8(picture()))],
+        sampler: SAMPLER,
+        ..TileData::full_screen(index, bytemuck::bytes_of(&basic_parameters(permutation.effect)))
+    }
+}
+
+/// What one DualPostProcess tile draws: the full-screen triangle over the picture and the glow.
+pub fn dual_tile_data(permutation: dual::Permutation) -> TileData {
+    let index = permutation.index().expect("the sheet's permutations exist");
+    TileData {
+        textures: vec![("texture", TileTexture::Rgba8(picture())), ("texture2", TileTexture::Rgba8(glow()))],
+        sampler: SAMPLER,
+        ..TileData::full_screen(index, bytemuck::bytes_of(&dual_parameters(permutation.effect)))
+    }
+}
+
 /// Draws one BasicPostProcess tile: the full-screen triangle (three vertices, no vertex buffer).
 pub fn render_basic(gpu: &Gpu, permutation: basic::Permutation) -> Result<Image, GpuError> {
+    let data = basic_tile_data(permutation);
     let targets = opaque_target();
     let (layouts, pipeline) = gpu.scoped("creating a BasicPostProcess pipeline", |device| {
         let layouts = basic::Layouts::new(device, permutation);
         let options = basic::PipelineOptions {
             label: Some("BasicPostProcess tile"),
-            ..basic::PipelineOptions::new(&targets, no_depth_test())
+            primitive: data.primitive(),
+            ..basic::PipelineOptions::new(&targets, data.depth_stencil())
         };
         let pipeline = basic::create_render_pipeline_with(device, &layouts, &options);
         (layouts, pipeline)
     })?;
-    let source = picture().upload(gpu, "picture").create_view(&Default::default());
-    let sampler = sampler_with(gpu, wgpu::FilterMode::Linear, wgpu::AddressMode::ClampToEdge);
+    let source = data.view(gpu, "texture")?;
+    let sampler = data.sampler(gpu);
     let groups = gpu.scoped("creating BasicPostProcess resources", |device| {
-        let bytes = basic_parameters(permutation.effect);
-        let buffer = uniform_buffer(device, "BasicPostProcess Parameters", bytemuck::bytes_of(&bytes));
+        let buffer = uniform_buffer(device, "BasicPostProcess Parameters", &data.parameters);
         basic::BindGroups::new(
             device,
             &layouts,
@@ -175,28 +200,29 @@ pub fn render_basic(gpu: &Gpu, permutation: basic::Permutation) -> Result<Image,
     draw_tile(gpu, "drawing a BasicPostProcess tile", clear_color(), |pass| {
         pass.set_pipeline(&pipeline);
         groups.set(pass);
-        pass.draw(0..3, 0..1);
+        data.draw(pass, None);
     })
 }
 
 /// Draws one DualPostProcess tile.
 pub fn render_dual(gpu: &Gpu, permutation: dual::Permutation) -> Result<Image, GpuError> {
+    let data = dual_tile_data(permutation);
     let targets = opaque_target();
     let (layouts, pipeline) = gpu.scoped("creating a DualPostProcess pipeline", |device| {
         let layouts = dual::Layouts::new(device, permutation);
         let options = dual::PipelineOptions {
             label: Some("DualPostProcess tile"),
-            ..dual::PipelineOptions::new(&targets, no_depth_test())
+            primitive: data.primitive(),
+            ..dual::PipelineOptions::new(&targets, data.depth_stencil())
         };
         let pipeline = dual::create_render_pipeline_with(device, &layouts, &options);
         (layouts, pipeline)
     })?;
-    let source = picture().upload(gpu, "picture").create_view(&Default::default());
-    let glow = glow().upload(gpu, "glow").create_view(&Default::default());
-    let sampler = sampler_with(gpu, wgpu::FilterMode::Linear, wgpu::AddressMode::ClampToEdge);
+    let source = data.view(gpu, "texture")?;
+    let glow = data.view(gpu, "texture2")?;
+    let sampler = data.sampler(gpu);
     let groups = gpu.scoped("creating DualPostProcess resources", |device| {
-        let bytes = dual_parameters(permutation.effect);
-        let buffer = uniform_buffer(device, "DualPostProcess Parameters", bytemuck::bytes_of(&bytes));
+        let buffer = uniform_buffer(device, "DualPostProcess Parameters", &data.parameters);
         dual::BindGroups::new(
             device,
             &layouts,
@@ -207,8 +233,18 @@ pub fn render_dual(gpu: &Gpu, permutation: dual::Permutation) -> Result<Image, G
     draw_tile(gpu, "drawing a DualPostProcess tile", clear_color(), |pass| {
         pass.set_pipeline(&pipeline);
         groups.set(pass);
-        pass.draw(0..3, 0..1);
+        data.draw(pass, None);
     })
+}
+
+/// Every BasicPostProcess tile's data, in order.
+pub fn basic_tiles_data() -> Vec<TileData> {
+    BASIC_TILES.iter().map(|&(_, p)| basic_tile_data(p)).collect()
+}
+
+/// Every DualPostProcess tile's data, in order.
+pub fn dual_tiles_data() -> Vec<TileData> {
+    DUAL_TILES.iter().map(|&(_, p)| dual_tile_data(p)).collect()
 }
 
 /// Every BasicPostProcess tile.

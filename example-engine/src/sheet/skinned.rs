@@ -7,10 +7,10 @@ use crate::lighting::{columns, columns3, pad3};
 use crate::math::Mat4;
 use crate::mesh::Mesh;
 use crate::target::Image;
-use crate::texture::{sampler, TextureImage};
+use crate::texture::TextureImage;
 
 use super::common::{
-    clear_color, columns4x3, depth_test, draw_tile, mesh_primitive, missing, opaque_target, uniform_buffer, LitScene,
+    clear_color, columns4x3, draw_tile, missing, opaque_target, uniform_buffer, LitScene, TileData, TileTexture,
 };
 
 pub const FAMILY: &str = "SkinnedEffect";
@@ -150,47 +150,67 @@ pub fn texture() -> TextureImage {
     TextureImage::checker(2, 8, [90, 170, 230, 255], [240, 240, 225, 255])
 }
 
-/// Draws one tile from `mesh` and constants `parameters` (normally `mesh(permutation.weights)` and
-/// `parameters(&scene(), permutation)`; tests pass altered ones).
+/// What one tile draws from `mesh` and constants `parameters` (normally `mesh(permutation.weights)`
+/// and `parameters(&scene(), permutation)`; tests pass altered ones): the tube and the texture.
+pub fn tile_data_with(permutation: fx::Permutation, mesh: &SkinnedMesh, parameters: &fx::Parameters) -> TileData {
+    let vertices: Vec<fx::VertexPositionNormalTexcoordBlendindicesBlendweight> = mesh
+        .vertices
+        .iter()
+        .map(|v| fx::VertexPositionNormalTexcoordBlendindicesBlendweight {
+            position: v.position,
+            normal: v.normal,
+            texcoord: v.uv,
+            blendindices: v.indices,
+            blendweight: v.weights,
+        })
+        .collect();
+    let index = permutation.index().expect("the sheet's permutations exist");
+    TileData {
+        textures: vec![("texture", TileTexture::Rgba8(texture()))],
+        sampler: Some((wgpu::FilterMode::Nearest, wgpu::AddressMode::Repeat)),
+        ..TileData::mesh(
+            index,
+            bytemuck::cast_slice(&vertices).to_vec(),
+            mesh.indices.clone(),
+            bytemuck::bytes_of(parameters),
+        )
+    }
+}
+
+/// What one tile draws.
+pub fn tile_data(scene: &LitScene, permutation: fx::Permutation) -> TileData {
+    tile_data_with(permutation, &mesh(permutation.weights), &parameters(scene, permutation))
+}
+
+/// Draws one tile from `mesh` and constants `parameters` (see [`tile_data_with`]).
 pub fn render_with(
     gpu: &Gpu,
     permutation: fx::Permutation,
     mesh: &SkinnedMesh,
     parameters: &fx::Parameters,
 ) -> Result<Image, GpuError> {
+    let data = tile_data_with(permutation, mesh, parameters);
     let targets = opaque_target();
     let (layouts, pipeline) = gpu.scoped("creating a SkinnedEffect pipeline", |device| {
         let layouts = fx::Layouts::new(device, permutation);
         let options = fx::PipelineOptions {
             label: Some("SkinnedEffect tile"),
-            primitive: mesh_primitive(),
-            ..fx::PipelineOptions::new(&targets, depth_test())
+            primitive: data.primitive(),
+            ..fx::PipelineOptions::new(&targets, data.depth_stencil())
         };
         let pipeline = fx::create_render_pipeline_with(device, &layouts, &options);
         (layouts, pipeline)
     })?;
-    let texture = texture().upload(gpu, "SkinnedEffect texture").create_view(&Default::default());
-    let sampler = sampler(gpu, wgpu::FilterMode::Nearest);
+    let texture = data.view(gpu, "texture")?;
+    let sampler = data.sampler(gpu);
     let (groups, gpu_mesh) = gpu.scoped("creating SkinnedEffect resources", |device| {
-        let buffer = uniform_buffer(device, "SkinnedEffect Parameters", bytemuck::bytes_of(parameters));
+        let buffer = uniform_buffer(device, "SkinnedEffect Parameters", &data.parameters);
         let groups = fx::BindGroups::new(
             device,
             &layouts,
             &fx::Resources { parameters: &buffer, texture: &texture, sampler: &sampler },
         );
-        let vertices: Vec<fx::VertexPositionNormalTexcoordBlendindicesBlendweight> = mesh
-            .vertices
-            .iter()
-            .map(|v| fx::VertexPositionNormalTexcoordBlendindicesBlendweight {
-                position: v.position,
-                normal: v.normal,
-                texcoord: v.uv,
-                blendindices: v.indices,
-                blendweight: v.weights,
-            })
-            .collect();
-        let gpu_mesh = crate::mesh::GpuMesh::new(device, "tube", bytemuck::cast_slice(&vertices), &mesh.indices);
-        (groups, gpu_mesh)
+        (groups, crate::mesh::GpuMesh::new(device, "tube", &data.vertices, &data.indices))
     })?;
     let groups = groups.map_err(missing)?;
     draw_tile(gpu, "drawing a SkinnedEffect tile", clear_color(), |pass| {
@@ -203,6 +223,12 @@ pub fn render_with(
 /// Draws one tile.
 pub fn render(gpu: &Gpu, scene: &LitScene, permutation: fx::Permutation) -> Result<Image, GpuError> {
     render_with(gpu, permutation, &mesh(permutation.weights), &parameters(scene, permutation))
+}
+
+/// Every tile's data, in order.
+pub fn tiles_data() -> Vec<TileData> {
+    let scene = scene();
+    TILES.iter().map(|&(_, p)| tile_data(&scene, p)).collect()
 }
 
 /// Every tile of the family.

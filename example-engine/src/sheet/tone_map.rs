@@ -5,10 +5,10 @@
 use crate::effects::tone_map as fx;
 use crate::gpu::{Gpu, GpuError};
 use crate::target::Image;
-use crate::texture::{sampler_with, HdrImage};
+use crate::texture::HdrImage;
 
 use super::common::{
-    clear_color, draw_tile, missing, no_depth_test, opaque_target, uniform_buffer, TILE_HEIGHT, TILE_WIDTH,
+    clear_color, draw_tile, missing, opaque_target, uniform_buffer, TileData, TileTexture, TILE_HEIGHT, TILE_WIDTH,
 };
 
 pub const FAMILY: &str = "ToneMap";
@@ -45,25 +45,38 @@ pub fn picture() -> HdrImage {
     })
 }
 
+/// What one tile draws: the full-screen triangle over the HDR picture (linear filter, clamped).
+pub fn tile_data(permutation: fx::Permutation) -> TileData {
+    let bytes =
+        fx::Parameters { linear_exposure: LINEAR_EXPOSURE, paper_white_nits: PAPER_WHITE_NITS, ..Default::default() };
+    TileData {
+        textures: vec![("hdr_texture", TileTexture::Rgba16Float(picture()))],
+        sampler: Some((wgpu::FilterMode::Linear, wgpu::AddressMode::ClampToEdge)),
+        ..TileData::full_screen(
+            permutation.index().expect("the sheet's permutations exist"),
+            bytemuck::bytes_of(&bytes),
+        )
+    }
+}
+
 /// Draws one tile: the full-screen triangle (three vertices, no vertex buffer).
 pub fn render(gpu: &Gpu, permutation: fx::Permutation) -> Result<Image, GpuError> {
+    let data = tile_data(permutation);
     let targets = opaque_target();
     let (layouts, pipeline) = gpu.scoped("creating a ToneMap pipeline", |device| {
         let layouts = fx::Layouts::new(device, permutation);
-        let options =
-            fx::PipelineOptions { label: Some("ToneMap tile"), ..fx::PipelineOptions::new(&targets, no_depth_test()) };
+        let options = fx::PipelineOptions {
+            label: Some("ToneMap tile"),
+            primitive: data.primitive(),
+            ..fx::PipelineOptions::new(&targets, data.depth_stencil())
+        };
         let pipeline = fx::create_render_pipeline_with(device, &layouts, &options);
         (layouts, pipeline)
     })?;
-    let hdr = picture().upload(gpu, "HDR picture").create_view(&Default::default());
-    let sampler = sampler_with(gpu, wgpu::FilterMode::Linear, wgpu::AddressMode::ClampToEdge);
+    let hdr = data.view(gpu, "hdr_texture")?;
+    let sampler = data.sampler(gpu);
     let groups = gpu.scoped("creating ToneMap resources", |device| {
-        let bytes = fx::Parameters {
-            linear_exposure: LINEAR_EXPOSURE,
-            paper_white_nits: PAPER_WHITE_NITS,
-            ..Default::default()
-        };
-        let buffer = uniform_buffer(device, "ToneMap Parameters", bytemuck::bytes_of(&bytes));
+        let buffer = uniform_buffer(device, "ToneMap Parameters", &data.parameters);
         fx::BindGroups::new(
             device,
             &layouts,
@@ -74,8 +87,13 @@ pub fn render(gpu: &Gpu, permutation: fx::Permutation) -> Result<Image, GpuError
     draw_tile(gpu, "drawing a ToneMap tile", clear_color(), |pass| {
         pass.set_pipeline(&pipeline);
         groups.set(pass);
-        pass.draw(0..3, 0..1);
+        data.draw(pass, None);
     })
+}
+
+/// Every tile's data, in order.
+pub fn tiles_data() -> Vec<TileData> {
+    TILES.iter().map(|&(_, p)| tile_data(p)).collect()
 }
 
 /// Every tile of the family.

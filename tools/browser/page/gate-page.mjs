@@ -125,7 +125,8 @@ export async function draw(sceneFile) {
   const textures = scene.textures.map((t) => {
     const texture = dev.createTexture({ label: t.name, size: [t.width, t.height], format: t.format,
       usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-    dev.queue.writeTexture({ texture }, slice(t.data), { bytesPerRow: t.width * 4 }, [t.width, t.height]);
+    const texelBytes = { rgba8unorm: 4, rgba16float: 8 }[t.format];
+    dev.queue.writeTexture({ texture }, slice(t.data), { bytesPerRow: t.width * texelBytes }, [t.width, t.height]);
     return texture.createView();
   });
   const samplers = scene.samplers.map((s) => dev.createSampler({ label: s.name, ...s.descriptor }));
@@ -143,7 +144,7 @@ export async function draw(sceneFile) {
     const { artifact, layouts } = artifacts.get(d.effect);
     const [made] = await createPipelines(dev, artifact, d.pass, d.permutation, {
       layouts, colorFormats: [scene.colorFormat], depthFormat: scene.depthFormat,
-      primitive: d.primitive, depthStencil: scene.depthStencil, blend: false,
+      primitive: d.primitive, depthStencil: d.depthStencil ?? scene.depthStencil, blend: false,
     });
     const desc = artifact.passes[d.pass].variants[d.permutation].pipelines[0];
     const buffers = new Map();
@@ -165,10 +166,15 @@ export async function draw(sceneFile) {
     };
     const groups = desc.bindGroupLayouts.map((id) =>
       dev.createBindGroup({ layout: layouts[id], entries: artifact.bindGroupLayouts[id].entries.map((e) => ({ binding: e.binding, resource: resource(e) })) }));
-    const vb = dev.createBuffer({ size: d.vertexBuffer[1], usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
-    dev.queue.writeBuffer(vb, 0, slice(d.vertexBuffer));
-    const ib = dev.createBuffer({ size: d.indexBuffer[1], usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST });
-    dev.queue.writeBuffer(ib, 0, slice(d.indexBuffer));
+    // A draw without buffers (a full-screen pass) draws `vertexCount` vertices.
+    let vb = null;
+    let ib = null;
+    if (d.vertexBuffer) {
+      vb = dev.createBuffer({ size: d.vertexBuffer[1], usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+      dev.queue.writeBuffer(vb, 0, slice(d.vertexBuffer));
+      ib = dev.createBuffer({ size: d.indexBuffer[1], usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST });
+      dev.queue.writeBuffer(ib, 0, slice(d.indexBuffer));
+    }
     draws.push({ pipeline: made.pipeline, groups, vb, ib, d });
   }
   const bytesPerRow = Math.ceil(scene.width * 4 / 256) * 256;
@@ -179,11 +185,19 @@ export async function draw(sceneFile) {
     depthStencilAttachment: { view: depth.createView(), depthLoadOp: 'clear', depthStoreOp: 'store', depthClearValue: 1 },
   });
   for (const { pipeline, groups, vb, ib, d } of draws) {
+    // A draw with a viewport (a tile of a contact-sheet scene) is drawn and scissored into it.
+    const [x, y, w, h] = d.viewport ?? [0, 0, scene.width, scene.height];
+    pass.setViewport(x, y, w, h, 0, 1);
+    pass.setScissorRect(x, y, w, h);
     pass.setPipeline(pipeline);
     groups.forEach((g, i) => pass.setBindGroup(i, g));
-    pass.setVertexBuffer(0, vb);
-    pass.setIndexBuffer(ib, d.indexFormat);
-    pass.drawIndexed(d.indexCount);
+    if (vb) {
+      pass.setVertexBuffer(0, vb);
+      pass.setIndexBuffer(ib, d.indexFormat);
+      pass.drawIndexed(d.indexCount);
+    } else {
+      pass.draw(d.vertexCount);
+    }
   }
   pass.end();
   encoder.copyTextureToBuffer({ texture: color }, { buffer: readback, bytesPerRow }, [scene.width, scene.height]);
