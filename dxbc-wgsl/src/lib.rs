@@ -24,6 +24,7 @@ pub mod geometry;
 pub mod header;
 pub mod info;
 pub mod ir;
+pub mod limits;
 pub mod lower;
 pub mod refusal;
 pub mod select;

@@ -9,13 +9,11 @@ use crate::refusal::{Refusal, RefusalReason, TranslateError};
 use crate::shader::Shader;
 use crate::sm4::decl::{Binding, ConstantBufferAccess, CustomData, Declaration, ResourceDimension, ReturnType};
 use crate::sm4::{Index, Instruction, Opcode, Operand, OperandType, ShaderStage};
-use crate::TranslateOptions;
+use crate::{limits, TranslateOptions};
 use std::collections::HashMap;
 
-/// Deepest nesting of `if`/`loop`/`switch` accepted. Tint limits WGSL statement nesting to 127
-/// (an `if` takes two levels, a `switch` three), and the lowering, the uniformity analysis and
-/// naga recurse per level; real shaders nest a handful deep (D3D allows 64 of each kind).
-pub const MAX_NESTING: usize = 40;
+/// Deepest nesting of `if`/`loop`/`switch` accepted: [`limits::NESTING`].
+pub const MAX_NESTING: usize = limits::NESTING;
 
 /// A refusal at an instruction.
 pub(crate) fn refuse(
@@ -440,14 +438,20 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             if m.program.instructions[..i].iter().any(|x| x.opcode == Opcode::DCL_TEMPS) {
                 return Err(unsupported("dcl_temps declared twice"));
             }
-            if count > MAX_TEMP_REGISTERS {
-                return Err(unsupported("dcl_temps past D3D's 4096 temp registers"));
+            let indexable: u64 = m.indexable_temps.iter().map(|x| u64::from(x.size)).sum();
+            if u64::from(count) + indexable > u64::from(MAX_TEMP_REGISTERS) {
+                return Err(unsupported("dcl_temps past D3D's 4096 temp registers (r# and x# together)"));
             }
             m.temps = count;
         }
         &Declaration::IndexableTemp { register, size, components } => {
-            let total: u64 = m.indexable_temps.iter().map(|x| u64::from(x.size)).sum::<u64>() + u64::from(size);
-            if total > u64::from(MAX_TEMP_REGISTERS) || register > MAX_TEMP_REGISTERS || components > 4 {
+            let total: u64 =
+                m.indexable_temps.iter().map(|x| u64::from(x.size)).sum::<u64>() + u64::from(size) + u64::from(m.temps);
+            if total > u64::from(MAX_TEMP_REGISTERS)
+                || register >= MAX_TEMP_REGISTERS
+                || components == 0
+                || components > limits::INDEXABLE_TEMP_COMPONENTS
+            {
                 return Err(unsupported("indexable temps past D3D's 4096 temp registers"));
             }
             // One declaration per x# register: a second would make the first's array dead, and
@@ -516,6 +520,14 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         }
         Declaration::ConstantBuffer { binding: b, size, access } => {
             let range = check_range(i, ins, b)?;
+            if *size > limits::CONSTANT_BUFFER_ROWS {
+                return Err(refuse(
+                    RefusalReason::ProgramTooLarge,
+                    i,
+                    ins,
+                    format!("cb{}[{size}]: D3D allows {} rows per constant buffer", b.id, limits::CONSTANT_BUFFER_ROWS),
+                ));
+            }
             if m.cbuffers.iter().any(|c| c.id == b.id) {
                 return Err(unsupported("a constant-buffer id declared twice"));
             }
@@ -553,12 +565,15 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             if c.data.len() % 4 != 0 {
                 return Err(unsupported("immediate constant buffer whose size is not a multiple of 4 words"));
             }
-            if c.data.len() / 4 > 4096 {
+            if c.data.len() / 4 > limits::IMMEDIATE_CONSTANT_BUFFER_ROWS {
                 return Err(refuse(
                     RefusalReason::ProgramTooLarge,
                     i,
                     ins,
-                    "an immediate constant buffer past D3D's 4096 elements",
+                    format!(
+                        "an immediate constant buffer past D3D's {} elements",
+                        limits::IMMEDIATE_CONSTANT_BUFFER_ROWS
+                    ),
                 ));
             }
             if m.icb.is_some() {
@@ -607,8 +622,11 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
         }
         &Declaration::MaxOutputVertexCount(n) => {
             // D3D11.3 §13.2: 1-1024 vertices (and at most 1024 scalars, checked with the outputs).
-            if n == 0 || n > 1024 {
-                return Err(unsupported(&format!("dcl_maxout {n}: D3D allows 1-1024 output vertices")));
+            if n == 0 || n > limits::GS_OUTPUT_VERTICES {
+                return Err(unsupported(&format!(
+                    "dcl_maxout {n}: D3D allows 1-{} output vertices",
+                    limits::GS_OUTPUT_VERTICES
+                )));
             }
             m.gs.max_out = Some((i, n))
         }
@@ -616,8 +634,11 @@ fn declare(m: &mut Module<'_>, i: usize, ins: &Instruction) -> Result<(), Transl
             return Err(unsupported("dcl_gsinstances declared twice"))
         }
         &Declaration::GsInstanceCount(n) => {
-            if n == 0 || n > 32 {
-                return Err(unsupported(&format!("dcl_gsinstances {n}: D3D allows 1-32 instances")));
+            if n == 0 || n > limits::GS_INSTANCES {
+                return Err(unsupported(&format!(
+                    "dcl_gsinstances {n}: D3D allows 1-{} instances",
+                    limits::GS_INSTANCES
+                )));
             }
             m.gs.instances = Some((i, n))
         }
@@ -688,15 +709,9 @@ fn typed_shape(
     Ok(ResourceShape::Typed { dim: dimension.raw(), ret: return_types.map(|t| t.raw() as u8), samples })
 }
 
-/// The translator's limit on program length. Real shaders stay far below it (the corpus's longest
-/// has a few thousand); a million-instruction program makes a WGSL module Tint needs tens of GB for.
-const MAX_INSTRUCTIONS: usize = 65_536;
-
-/// D3D11.3's limit on thread-group shared memory: 32 KB per thread group, all `g#` together.
-const MAX_TGSM_BYTES: u64 = 32 * 1024;
-
-/// D3D11.3's limit on temp registers (`r#` and `x#` together).
-const MAX_TEMP_REGISTERS: u32 = 4096;
+const MAX_INSTRUCTIONS: usize = limits::INSTRUCTIONS;
+const MAX_TGSM_BYTES: u64 = limits::TGSM_BYTES;
+const MAX_TEMP_REGISTERS: u32 = limits::TEMP_REGISTERS;
 
 /// An SM5.1 register range of several registers (`T0[8:15]`, `S0[1:*]`): its id, which the
 /// declaration keeps as `range` until [`expand_ranges`] replaces it by its elements; `None` for

@@ -414,7 +414,7 @@ impl Cx<'_, '_> {
             });
         }
         // D3D11.3 §13.2: at most 1024 scalars of output per invocation.
-        if u64::from(max_out) * u64::from(components) > 1024 {
+        if u64::from(max_out) * u64::from(components) > crate::limits::GS_OUTPUT_SCALARS {
             let at = m.gs.max_out.map_or(first_decl, |(at, _)| at);
             return Err(refuse_decl(
                 m,

@@ -411,10 +411,10 @@ pub fn lower(m: &Module<'_>, options: &TranslateOptions) -> Result<Lowered, Tran
             if x == 0
                 || y == 0
                 || z == 0
-                || x > 1024
-                || y > 1024
-                || z > 64
-                || u64::from(x) * u64::from(y) * u64::from(z) > 1024
+                || x > crate::limits::THREAD_GROUP_XY
+                || y > crate::limits::THREAD_GROUP_XY
+                || z > crate::limits::THREAD_GROUP_Z
+                || u64::from(x) * u64::from(y) * u64::from(z) > crate::limits::THREAD_GROUP_THREADS
             {
                 let at = m.program.instructions.iter().position(|ins| ins.opcode == Opcode::DCL_THREAD_GROUP);
                 return Err(refuse_decl(
