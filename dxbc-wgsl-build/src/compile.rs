@@ -407,12 +407,14 @@ pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, ShaderError> {
             )));
         }
     }
-    let bytes = std::fs::read(&shader.path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            ShaderError::NotFound(shader.path.clone())
-        } else {
-            ShaderError::Input(format!("cannot read {}: {e}", shader.path.display()))
-        }
+    // Bounded again while reading: the file may have grown since its metadata was read.
+    let bytes = read_limited(&shader.path, MAX_INPUT).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ShaderError::NotFound(shader.path.clone()),
+        std::io::ErrorKind::FileTooLarge => ShaderError::Input(format!(
+            "{} holds more than {MAX_INPUT} bytes; shader inputs are limited to {MAX_INPUT}",
+            shader.path.display()
+        )),
+        _ => ShaderError::Input(format!("cannot read {}: {e}", shader.path.display())),
     })?;
     if bytes.starts_with(b"DXBC") {
         if let Some(s) = &shader.symbol {

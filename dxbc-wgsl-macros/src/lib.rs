@@ -42,7 +42,12 @@ fn expand(path: &Path, lit: &LitStr) -> Result<proc_macro2::TokenStream, syn::Er
         dxbc_wgsl_build::compile::compile(effect, &mut dxbc_wgsl_build::compile::DirectTranslator)
     });
     let mut out = String::new();
-    for file in tracked.iter().filter(|p| p.is_file()) {
+    // Tracked through `include_bytes!`, so that rustc's dependency info names them; not a file
+    // past the input bound (its error says so), which rustc would otherwise read whole.
+    let within_bound = |p: &&PathBuf| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= dxbc_wgsl_build::input::MAX_INPUT_BYTES)
+    };
+    for file in tracked.iter().filter(within_bound) {
         let abs = std::fs::canonicalize(file).unwrap_or_else(|_| file.clone());
         out.push_str(&format!("const _: &[u8] = include_bytes!({:?});\n", abs.to_string_lossy()));
     }
@@ -139,6 +144,51 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
         assert!(refused.contains("compile_error") && refused.contains("checksum mismatch"), "{refused}");
         assert!(!read.contains("compile_error") && read.contains("pub mod dual_texture_effect"), "{read}");
+    }
+
+    /// The effect file missing, a folder, not UTF-8 or past the input bound, and a shader input
+    /// cut in half: each a `compile_error!` naming the file and the reason, never a panic.
+    #[test]
+    fn unusable_inputs_become_compile_errors_naming_the_file() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = tempfile_dir("inputs");
+        std::fs::create_dir_all(dir.join("shaders")).unwrap();
+        for entry in std::fs::read_dir(root.join("example-engine/shaders/directxtk/DualTextureEffect")).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, dir.join("shaders").join(path.file_name().unwrap())).unwrap();
+        }
+        let text = std::fs::read_to_string(root.join("example-engine/effects/dual_texture.effect.toml"))
+            .unwrap()
+            .replace("shader_dir = \"../shaders/directxtk/DualTextureEffect\"", "shader_dir = \"shaders\"");
+        let file = dir.join("dual.effect.toml");
+        let lit = LitStr::new("dual.effect.toml", proc_macro2::Span::call_site());
+        let expand_error = |what: &str| {
+            let out = match expand(&file, &lit) {
+                Ok(tokens) => tokens.to_string(),
+                Err(e) => e.to_string(),
+            };
+            assert!(out.contains("compile_error") || !out.contains("pub mod"), "{what}: expanded: {out:.300}");
+            out
+        };
+        let check = |what: &str, out: &str, name: &str, reason: &str| {
+            assert!(out.contains(name) && out.contains(reason), "{what}: `{out:.400}` lacks {name} / {reason}");
+        };
+        check("missing", &expand_error("missing"), "dual.effect.toml", "cannot read effect file");
+        std::fs::create_dir(&file).unwrap();
+        check("a folder", &expand_error("a folder"), "dual.effect.toml", "cannot read effect file");
+        std::fs::remove_dir(&file).unwrap();
+        std::fs::write(&file, b"[effect]\nname = \"\xff\"\n").unwrap();
+        check("not UTF-8", &expand_error("not UTF-8"), "dual.effect.toml", "valid UTF-8");
+        let f = std::fs::File::create(&file).unwrap();
+        f.set_len(dxbc_wgsl_build::input::MAX_INPUT_BYTES + 1).unwrap();
+        drop(f);
+        check("huge", &expand_error("huge"), "dual.effect.toml", "more than");
+        std::fs::write(&file, &text).unwrap();
+        let blob = dir.join("shaders/DualTextureEffect_VSDualTexture.dxbc");
+        let bytes = std::fs::read(&blob).unwrap();
+        std::fs::write(&blob, &bytes[..bytes.len() / 2]).unwrap();
+        check("truncated shader", &expand_error("truncated shader"), "DualTextureEffect_VSDualTexture.dxbc", "");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     fn tempfile_dir(name: &str) -> PathBuf {
