@@ -28,7 +28,9 @@ pub fn translate_checked(container: &[u8]) {
     let Ok(shader) = dxbc_wgsl::Shader::parse(container, &read) else {
         return;
     };
-    let options = dxbc_wgsl::TranslateOptions { skip_checksum: true, ..Default::default() };
+    let mut options = dxbc_wgsl::TranslateOptions { skip_checksum: true, ..Default::default() };
+    // A texel format for a typed UAV u0 (the bytecode does not say it; effect files do).
+    options.set_view_format("u0=rgba8unorm").expect("a storage texel format");
     check(dxbc_wgsl::translate_shader(&shader, &options));
     if shader.program.version.stage == dxbc_wgsl::ShaderStage::Pixel {
         let behind = dxbc_wgsl::TranslateOptions { behind_geometry: true, ..options };
