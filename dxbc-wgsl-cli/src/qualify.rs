@@ -696,12 +696,14 @@ pub fn qualify(
         so_wgsl.push(o.so_wgsl);
         so_translations.push(o.so_translation);
     }
+    // What Tint and the browser check: every naga-valid module (record index, whether it is the
+    // stream-output form, WGSL), the plain ones first, then the geometry shaders' stream-output
+    // forms.
+    let plain = wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, false, w)));
+    let so = so_wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, true, w)));
+    let checked: Vec<(usize, bool, &str)> = plain.chain(so).collect();
+    let codes: Vec<&str> = checked.iter().map(|(_, _, w)| *w).collect();
     if tint {
-        // Every naga-valid module: the plain ones, then the geometry shaders' stream-output forms.
-        let plain = wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, false, w)));
-        let so = so_wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, true, w)));
-        let checked: Vec<(usize, bool, &str)> = plain.chain(so).collect();
-        let codes: Vec<&str> = checked.iter().map(|(_, _, w)| *w).collect();
         let verdicts = dxbc_wgsl_cli::tint::check(&codes)?;
         for (v, &(i, so, _)) in verdicts.iter().zip(&checked) {
             let r = &mut records[i];
@@ -721,12 +723,7 @@ pub fn qualify(
         }
     }
     if browser {
-        // Every naga-valid module, the geometry shaders' stream-output forms too: any message
-        // Chromium gives is recorded; an error or a warning fails the shader.
-        let plain = wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, false, w)));
-        let so = so_wgsl.iter().enumerate().filter_map(|(i, w)| w.as_deref().map(|w| (i, true, w)));
-        let checked: Vec<(usize, bool, &str)> = plain.chain(so).collect();
-        let codes: Vec<&str> = checked.iter().map(|(_, _, w)| *w).collect();
+        // Any message Chromium gives is recorded; an error or a warning fails the shader.
         let features: Vec<Vec<String>> = checked
             .iter()
             .map(|&(i, so, _)| {
