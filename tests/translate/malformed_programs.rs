@@ -179,3 +179,39 @@ fn stencil_ref_output_and_class_linkage_are_refused_with_their_reasons() {
     assert_eq!(instruction, Some(0), "{detail}");
     assert!(detail.contains("SetShader"), "{detail}");
 }
+
+/// `ld_uav_typed` / `store_uav_typed` naming a `g#` instead of a `u#` (found by the structured
+/// fuzz target) is refused at the instruction. Before, the access was taken for `u0`, whose
+/// write-only storage texture it then read: naga rejected the module (`failed`).
+#[test]
+fn typed_uav_access_to_another_register_type_is_refused() {
+    use dxbc_wgsl_tests::asm::{compute_shader, dcl_tgsm_raw, dst, imm, ins, memory, src, TEMP, TGSM, UAV};
+    const DCL_UAV_TYPED: u32 = 156;
+    const LD_UAV_TYPED: u32 = 163;
+    const STORE_UAV_TYPED: u32 = 164;
+    // RWTexture2D<float4> u0, written once so it exists as a write-only storage texture.
+    let decls = [vec![DCL_UAV_TYPED | (3 << 11) | (4 << 24), (UAV << 12) | (1 << 20), 0, 0x5555], dcl_tgsm_raw(0, 256)];
+    let write_u0 = ins(STORE_UAV_TYPED, &[memory(UAV, 0), imm([0; 4]), imm([0x3f80_0000; 4])]);
+    let cases = [
+        ("ld_uav_typed of g0", ins(LD_UAV_TYPED, &[dst(TEMP, 0, "xyzw"), imm([0; 4]), src(TGSM, 0, "xyzw")])),
+        ("store_uav_typed to g0", ins(STORE_UAV_TYPED, &[memory(TGSM, 0), imm([0; 4]), imm([1; 4])])),
+    ];
+    for (what, access) in cases {
+        let mut options = TranslateOptions::default();
+        options.set_view_format("u0=rgba8unorm").unwrap();
+        let blob = compute_shader([1, 1, 1], &decls, 1, &[write_u0.clone(), access]);
+        match translate(&blob, &options) {
+            Err(TranslateError::Unsupported(r)) => {
+                assert_eq!(r.reason.id(), "operand_unsupported", "{what}: {}", r.detail);
+                assert_eq!(r.instruction, Some(5), "{what}: {}", r.detail);
+                assert!(r.detail.contains("only a typed UAV"), "{what}: {}", r.detail);
+            }
+            other => panic!("{what}: expected a refusal, got {other:?}"),
+        }
+    }
+    // The same accesses to u0 translate.
+    let mut options = TranslateOptions::default();
+    options.set_view_format("u0=rgba8unorm").unwrap();
+    let blob = compute_shader([1, 1, 1], &decls[..1], 1, &[write_u0]);
+    translate(&blob, &options).unwrap_or_else(|e| panic!("store_uav_typed to u0: {e}"));
+}

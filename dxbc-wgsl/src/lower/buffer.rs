@@ -219,6 +219,7 @@ impl Cx<'_, '_> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
         let lanes = mask_lanes(ops[0].select.mask());
+        self.require_typed_uav_operand(i, &ops[2])?;
         let id = self.m.resource_id(&ops[2]);
         if let Some(tb) = self.typed_buffers.get(&(true, id)).copied() {
             return self.typed_buffer_load(i, tb, &ops[1], &ops[2]);
@@ -280,9 +281,26 @@ impl Cx<'_, '_> {
     }
 
     /// `store_uav_typed`: every component of the format; dropped out of bounds.
+    /// `ld_uav_typed`/`store_uav_typed` address a UAV `u#`: another register type (a `g#`, found
+    /// by fuzzing) is invalid in D3D, and would be taken for the UAV of the same number, whose
+    /// access mode was derived from its own uses (a write-only storage texture read: invalid
+    /// WGSL). Refused.
+    fn require_typed_uav_operand(&self, i: usize, o: &Operand) -> R<()> {
+        if o.ty == crate::sm4::OperandType::UnorderedAccessView {
+            return Ok(());
+        }
+        Err(refuse_at(
+            self,
+            i,
+            RefusalReason::OperandUnsupported,
+            format!("{} of a {:?} register: only a typed UAV (u#) (invalid in D3D)", self.m.ins(i).opcode.name(), o.ty),
+        ))
+    }
+
     pub(super) fn uav_typed_store(&mut self, i: usize) -> R<()> {
         let ins = self.m.ins(i);
         let ops = &ins.operands;
+        self.require_typed_uav_operand(i, &ops[0])?;
         let id = self.m.resource_id(&ops[0]);
         if let Some(tb) = self.typed_buffers.get(&(true, id)).copied() {
             let index = self.read(i, &ops[1], &[0], U)?;
