@@ -136,19 +136,20 @@ fn texture(data: &mut Vec<u8>, name: &str, t: &TextureImage) -> Value {
     json!({ "name": name, "width": t.width, "height": t.height, "format": "rgba8unorm", "data": push(data, &t.rgba) })
 }
 
-/// One indexed triangle-list draw of pass 0 of `effect`'s variant `permutation`, its pipeline's
+/// What a draw reads its vertices from.
+enum Geometry {
+    /// `count` `uint32` indices at `indices` (`[offset, length]` in the data file) into the
+    /// vertices at `vertices`.
+    Indexed { vertices: Value, indices: Value, count: usize },
+    /// `count` vertices the vertex shader makes from its vertex ID alone (no buffers).
+    Generated { count: u32 },
+}
+
+/// One triangle-list draw of pass 0 of `effect`'s variant `permutation`, its pipeline's
 /// primitive state (counter-clockwise front faces; back faces culled or both drawn) overriding the
 /// effect's.
-fn draw_json(
-    effect: &str,
-    permutation: usize,
-    cull_back: bool,
-    vertices: Value,
-    indices: Value,
-    count: usize,
-    resources: Value,
-) -> Value {
-    json!({
+fn draw_json(effect: &str, permutation: usize, cull_back: bool, geometry: Geometry, resources: Value) -> Value {
+    let mut draw = json!({
         "effect": effect,
         "pass": 0,
         "permutation": permutation,
@@ -157,12 +158,18 @@ fn draw_json(
             "frontFace": "ccw",
             "cullMode": if cull_back { "back" } else { "none" },
         },
-        "vertexBuffer": vertices,
-        "indexBuffer": indices,
-        "indexFormat": "uint32",
-        "indexCount": count,
-        "resources": resources,
-    })
+    });
+    match geometry {
+        Geometry::Indexed { vertices, indices, count } => {
+            draw["vertexBuffer"] = vertices;
+            draw["indexBuffer"] = indices;
+            draw["indexFormat"] = json!("uint32");
+            draw["indexCount"] = json!(count);
+        }
+        Geometry::Generated { count } => draw["vertexCount"] = json!(count),
+    }
+    draw["resources"] = resources;
+    draw
 }
 
 /// The `cbuffer` value of a draw's `parameters` resource: `bytes` read at `artifact`'s offsets.
@@ -339,26 +346,16 @@ pub fn write_family_scene(dir: &Path, family: &FamilyScene) -> anyhow::Result<()
             });
             resources.insert("sampler".into(), json!({ "sampler": index }));
         }
-        let mut d = if tile.indices.is_empty() {
-            let mut d =
-                draw_json(family.module, tile.permutation, tile.cull_back, Value::Null, Value::Null, 0, Value::Null);
-            for key in ["vertexBuffer", "indexBuffer", "indexFormat", "indexCount"] {
-                d.as_object_mut().expect("an object").remove(key);
-            }
-            d["vertexCount"] = json!(tile.vertex_count);
-            d
+        let geometry = if tile.indices.is_empty() {
+            Geometry::Generated { count: tile.vertex_count }
         } else {
-            draw_json(
-                family.module,
-                tile.permutation,
-                tile.cull_back,
-                push(&mut data, &tile.vertices),
-                push(&mut data, bytemuck::cast_slice(&tile.indices)),
-                tile.indices.len(),
-                Value::Null,
-            )
+            Geometry::Indexed {
+                vertices: push(&mut data, &tile.vertices),
+                indices: push(&mut data, bytemuck::cast_slice(&tile.indices)),
+                count: tile.indices.len(),
+            }
         };
-        d["resources"] = Value::Object(resources);
+        let mut d = draw_json(family.module, tile.permutation, tile.cull_back, geometry, Value::Object(resources));
         if !tile.depth_test {
             d["depthStencil"] = json!({ "depthWriteEnabled": false, "depthCompare": "always" });
         }
@@ -405,7 +402,7 @@ pub fn write_scene(dir: &Path, renderer: &Renderer) -> anyhow::Result<()> {
     let dual = artifact("dual_texture_effect");
     // The pipelines' states as `scene::Pipelines` sets them (they override the effects' own).
     let draw = |effect, permutation, vertices, indices, count, resources| {
-        draw_json(effect, permutation, true, vertices, indices, count, resources)
+        draw_json(effect, permutation, true, Geometry::Indexed { vertices, indices, count }, resources)
     };
     let ground = draw(
         "dual_texture_effect",
