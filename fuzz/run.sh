@@ -78,26 +78,20 @@ for path in sys.stdin.read().split():
 }
 
 build_flags=(--sanitizer none --debug-assertions)
-structured_dir="$here/target/no-trace-compares"
 
-build() {
-    (cd "$here" && cargo +nightly fuzz build "${build_flags[@]}" "$@")
+# The folder a target is built in: structured's own, since its flags differ.
+target_dir() {
+    if [ "$1" = structured ]; then echo "$here/target/no-trace-compares"; else echo "$here/target"; fi
 }
 
 binary() {
-    if [ "$1" = structured ]; then
-        echo "$structured_dir/x86_64-unknown-linux-gnu/release/structured"
-    else
-        echo "$here/target/x86_64-unknown-linux-gnu/release/$1"
-    fi
+    echo "$(target_dir "$1")/x86_64-unknown-linux-gnu/release/$1"
 }
 
 build_target() {
-    if [ "$1" = structured ]; then
-        build --no-trace-compares --target-dir "$structured_dir" structured
-    else
-        build "$1"
-    fi
+    local extra=()
+    [ "$1" != structured ] || extra=(--no-trace-compares)
+    (cd "$here" && cargo +nightly fuzz build "${build_flags[@]}" "${extra[@]}" --target-dir "$(target_dir "$1")" "$1")
 }
 
 run() {
