@@ -457,11 +457,6 @@ fn reflection_of(bytes: &[u8], verify_checksum: bool) -> Result<Option<Vec<Refle
     Ok(Some(reflect::layouts_of(&r, &Rules::HLSL)))
 }
 
-/// The `wgsl::` constant of the primitive stage's assembly kernel
-/// ([`dxbc_wgsl::geometry::ASSEMBLY_WGSL`]) in a module with a geometry shader: no shader's
-/// constant takes its name.
-pub const ASSEMBLY_CONST: &str = "ASSEMBLY_KERNEL";
-
 /// Type names the generated module defines itself.
 pub const RESERVED_TYPES: &[&str] = &[
     "Permutation",
@@ -1072,11 +1067,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         remap[old] = new;
     }
     let mut sorted: Vec<CompiledShader> = order.iter().map(|&i| shaders[i].clone()).collect();
-    // The assembly kernel's constant sits beside the shaders' in an effect with a geometry shader.
     let mut used_names: Vec<String> = Vec::new();
-    if effect.passes.iter().any(|p| p.geometry.is_some()) {
-        used_names.push(ASSEMBLY_CONST.to_string());
-    }
     for (s, &old) in sorted.iter_mut().zip(&order) {
         let base = format!("{}{}", const_name(&effect.name, &names[old].0), names[old].1);
         let mut name = base.clone();

@@ -26,6 +26,10 @@ use crate::effect::states::{PassStates, RenderTargetBlend, StencilFace};
 use crate::effect::{PassKind, Stage};
 use crate::plan::{GroupEntry, PipelinePlan, VariantPlan, VertexLayout};
 use dxbc_wgsl::geometry::OutputTopology;
+use dxbc_wgsl_contract::bindings::{GEOMETRY_GROUP, PIXEL_GROUP, VERTEX_GROUP};
+use dxbc_wgsl_contract::geometry::SYSTEM_GROUP;
+use dxbc_wgsl_contract::select::{SELECT_BINDING, SELECT_GROUP, SELECT_PARAMS_SIZE};
+use dxbc_wgsl_contract::stream_output as so;
 use dxbc_wgsl::{ResourceKind, TextureSample, ViewDimension};
 
 /// The value of [`EffectArtifact::schema`]: the artifact format and its major version. A reader
@@ -941,14 +945,13 @@ impl<'a> Printer<'a> {
         match v {
             VariantPlan::Render(r) => {
                 let [g0, g1] = self.plan.entries(&r).map(|e| e.to_vec());
-                let mut groups = vec![
-                    self.plan_layout("vertex shader resources", &g0, VERTEX),
-                    self.plan_layout("pixel shader resources", &g1, FRAGMENT),
-                ];
+                let vertex_group = self.plan_layout("vertex shader resources", &g0, VERTEX);
+                let pixel_group = self.plan_layout("pixel shader resources", &g1, FRAGMENT);
+                let mut groups = vec![(VERTEX_GROUP, vertex_group), (PIXEL_GROUP, pixel_group)];
                 if r.select {
-                    groups.push(0);
-                    groups.push(self.select_layout());
+                    groups.push((SELECT_GROUP, self.select_layout()));
                 }
+                let groups = group_list(&groups);
                 let vertex_buffers = match r.vertex_layout {
                     Some(l) => {
                         let l = self.plan.vertex_layouts[l].clone();
@@ -976,7 +979,7 @@ impl<'a> Printer<'a> {
                 pipelines.push(PipelineDesc {
                     role: "compute".into(),
                     kind: "compute".into(),
-                    bind_group_layouts: vec![group],
+                    bind_group_layouts: group_list(&[(VERTEX_GROUP, group)]),
                     compute: Some(self.stage(k.compute)),
                     vertex: None,
                     fragment: None,
@@ -1041,28 +1044,31 @@ impl<'a> Printer<'a> {
                     entry_point: entry.into(),
                     constants: BTreeMap::new(),
                 };
-                pipelines.push(compute("assembly", vec![0, 0, 0, assembly_system], kernel_stage(assembly, "main")));
-                pipelines.push(compute("vertex", vec![vertex_group, 0, 0, vertex_system], self.stage(g.vertex)));
+                pipelines.push(compute(
+                    "assembly",
+                    group_list(&[(SYSTEM_GROUP, assembly_system)]),
+                    kernel_stage(assembly, "main"),
+                ));
+                pipelines.push(compute(
+                    "vertex",
+                    group_list(&[(VERTEX_GROUP, vertex_group), (SYSTEM_GROUP, vertex_system)]),
+                    self.stage(g.vertex),
+                ));
                 pipelines.push(compute(
                     "geometry",
-                    vec![0, 0, geometry_group, geometry_system],
+                    group_list(&[(GEOMETRY_GROUP, geometry_group), (SYSTEM_GROUP, geometry_system)]),
                     self.stage(g.geometry),
                 ));
                 stages.extend([g.vertex, g.geometry]);
                 if let Some(so) = g.stream_output {
-                    let kernels = self.kernel("stream output", stream_output_wgsl(), "so_count");
-                    let mut entries = vec![
-                        system_entry(0, "uniform", 0, "so-params"),
-                        system_entry(1, "uniform", 0, "so-entries"),
-                        system_entry(2, "read-only-storage", 0, "output-vertices"),
-                        system_entry(3, "read-only-storage", 0, "output-indices"),
-                        system_entry(4, "storage", 0, "so-state"),
-                        system_entry(5, "storage", 0, "so-scratch"),
-                    ];
-                    entries.extend((6..10).map(|b| system_entry(b, "storage", 0, &format!("so-target-{}", b - 6))));
-                    let so_group = self.layout("stream output".into(), entries);
-                    for role in ["so_count", "so_scan", "so_write"] {
-                        pipelines.push(compute(&role.replace('_', "-"), vec![so_group], kernel_stage(kernels, role)));
+                    let kernels = self.kernel("stream output", so::STREAM_OUTPUT_WGSL, so::ENTRY_COUNT);
+                    let so_group = self.layout("stream output".into(), stream_output_entries());
+                    for role in so::ENTRY_POINTS {
+                        pipelines.push(compute(
+                            &role.replace('_', "-"),
+                            group_list(&[(so::SO_GROUP, so_group)]),
+                            kernel_stage(kernels, role),
+                        ));
                     }
                     stream_output = serde_json::to_value(&c.stream_outputs[so]).ok();
                 }
@@ -1084,11 +1090,11 @@ impl<'a> Printer<'a> {
                         step_mode: "vertex".into(),
                         attributes,
                     });
-                    let mut groups = vec![0, pixel_group];
+                    let mut groups = vec![(PIXEL_GROUP, pixel_group)];
                     if g.select {
-                        groups.push(0);
-                        groups.push(self.select_layout());
+                        groups.push((SELECT_GROUP, self.select_layout()));
                     }
+                    let groups = group_list(&groups);
                     let (topology, strip) = match output {
                         OutputTopology::PointList => ("point-list", None),
                         OutputTopology::LineStrip => ("line-strip", Some("uint32")),
@@ -1152,8 +1158,7 @@ impl<'a> Printer<'a> {
     }
 
     fn select_layout(&mut self) -> usize {
-        let mut e =
-            system_entry(dxbc_wgsl::select::SELECT_BINDING, "uniform", dxbc_wgsl::select::SELECT_PARAMS_SIZE, "select");
+        let mut e = system_entry(SELECT_BINDING, "uniform", SELECT_PARAMS_SIZE, "select");
         e.visibility = FRAGMENT;
         if let Some(b) = &mut e.buffer {
             b.has_dynamic_offset = true;
@@ -1430,29 +1435,68 @@ fn render_states(s: &PassStates) -> RenderStates {
     }
 }
 
-/// The stream-output kernels' WGSL: the `STREAM_OUTPUT_WGSL` raw string of the runtime source the
-/// generated code embeds (`codegen/stream_output_runtime.rs`, which has no other home: it is
-/// std-and-wgpu-only Rust that dxbc-wgsl-gpu also compiles).
-fn stream_output_wgsl() -> &'static str {
-    let src = crate::codegen::geometry::STREAM_OUTPUT_RUNTIME;
-    const START: &str = "pub const STREAM_OUTPUT_WGSL: &str = r#\"";
-    let begin = src.find(START).map(|i| i + START.len()).expect("the runtime declares STREAM_OUTPUT_WGSL");
-    let len = src[begin..].find("\"#;").expect("STREAM_OUTPUT_WGSL is a raw string");
-    &src[begin..begin + len]
+/// A pipeline's `bindGroupLayouts`: layout `id` at each `(group, id)` given, the empty layout
+/// (id 0) at the groups before the last one given.
+fn group_list(at: &[(u32, usize)]) -> Vec<usize> {
+    let len = at.iter().map(|&(g, _)| g as usize + 1).max().unwrap_or(0);
+    let mut groups = vec![0; len];
+    for &(g, id) in at {
+        groups[g as usize] = id;
+    }
+    groups
+}
+
+/// The stream-output kernels' bind group ([`so::SO_GROUP`]), entry per binding of
+/// [`so::STREAM_OUTPUT_WGSL`].
+fn stream_output_entries() -> Vec<BindGroupLayoutEntry> {
+    let mut entries = vec![
+        system_entry(so::SO_PARAMS, "uniform", 0, "so-params"),
+        system_entry(so::SO_ENTRIES, "uniform", 0, "so-entries"),
+        system_entry(so::SO_OUTPUT_VERTICES, "read-only-storage", 0, "output-vertices"),
+        system_entry(so::SO_OUTPUT_INDICES, "read-only-storage", 0, "output-indices"),
+        system_entry(so::SO_SCRATCH, "storage", 0, "so-scratch"),
+        system_entry(so::SO_STATE, "storage", 0, "so-state"),
+    ];
+    entries.extend((0..so::SO_SLOTS).map(|s| system_entry(so::SO_TARGET_BASE + s, "storage", 0, &format!("so-target-{s}"))));
+    entries
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The WGSL variable the kernels declare at `@binding(binding)`.
+    fn kernel_variable(binding: u32) -> Option<String> {
+        let tag = format!("@binding({binding}) var");
+        let line = so::STREAM_OUTPUT_WGSL.lines().find(|l| l.contains(&tag))?;
+        let name = line.split("> ").nth(1)?.split(':').next()?;
+        Some(name.trim().to_string())
+    }
+
+    /// Every entry of the stream-output group is labelled with the variable the kernels declare
+    /// at its binding, and has its access (binding 4 is the scratch, 5 the state).
     #[test]
-    fn stream_output_kernels_are_the_runtime_string() {
-        let w = stream_output_wgsl();
-        assert!(w.starts_with("// Stream output (D3D11.3 §14)"));
-        for entry in ["fn so_count(", "fn so_scan(", "fn so_write("] {
-            assert!(w.contains(entry), "{entry}");
+    fn stream_output_labels_name_the_kernels_bindings() {
+        let expected = |label: &str| match label {
+            "system:so-params" => "so".to_string(),
+            "system:so-entries" => "so_entries".to_string(),
+            "system:output-vertices" => "so_vertices".to_string(),
+            "system:output-indices" => "so_indices".to_string(),
+            "system:so-scratch" => "so_scratch".to_string(),
+            "system:so-state" => "so_state".to_string(),
+            other => format!("so_buf{}", other.strip_prefix("system:so-target-").expect(other)),
+        };
+        let entries = stream_output_entries();
+        assert_eq!(entries.len(), 10);
+        for e in &entries {
+            assert_eq!(kernel_variable(e.binding), Some(expected(&e.resource)), "binding {}", e.binding);
+            let read_only = e.buffer.as_ref().map(|b| b.ty.as_str()) != Some("storage");
+            let declared_read_only = so::STREAM_OUTPUT_WGSL
+                .lines()
+                .find(|l| l.contains(&format!("@binding({}) var", e.binding)))
+                .is_some_and(|l| !l.contains("read_write"));
+            assert_eq!(read_only, declared_read_only, "{} access", e.resource);
         }
-        assert!(!w.contains("\"#"));
     }
 }
 

@@ -1,5 +1,6 @@
-//! The wgpu the generated code compiles against, checked against the one the user's crate
-//! resolves, so that a mismatch is one clear error instead of type errors inside `OUT_DIR`.
+//! The wgpu and the `dxbc-wgsl-runtime` the generated code compiles against, checked against the
+//! ones the user's crate resolves, so that a mismatch is one clear error instead of type errors
+//! inside `OUT_DIR`.
 //!
 //! [`Builder`](crate::Builder) (as a build script) and `include_effect!` both call
 //! [`check_from_env`].
@@ -10,6 +11,13 @@ use serde::Deserialize;
 
 /// The major version of wgpu the generated code is written for: it compiles against wgpu 30.x.
 pub const WGPU_MAJOR: u64 = 30;
+
+/// The runtime crate the generated code names (`::dxbc_wgsl_runtime::...`).
+pub const RUNTIME_CRATE: &str = "dxbc-wgsl-runtime";
+
+/// This crate's version: the generated code needs a `dxbc-wgsl-runtime` semver-compatible with it
+/// (the same major version, and for 0.x the same minor one).
+pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The largest `Cargo.lock` read.
 const MAX_LOCK_BYTES: u64 = 64 << 20;
@@ -43,15 +51,18 @@ pub fn check_from_env() -> Result<(), String> {
 }
 
 /// Checks that the package `name` (of `version`, when given) whose manifest is in
-/// `manifest_dir` depends on a wgpu 30.x ([`WGPU_MAJOR`]), as the `Cargo.lock` found in
+/// `manifest_dir` depends on a wgpu 30.x ([`WGPU_MAJOR`]) and on a `dxbc-wgsl-runtime`
+/// compatible with this generator ([`GENERATOR_VERSION`]), as the `Cargo.lock` found in
 /// `manifest_dir` or the nearest folder above it records.
 ///
 /// Says nothing (`Ok`) when there is no `Cargo.lock`, it cannot be read (or is larger than
-/// 64 MiB), it does not list the package, or the package depends on no `wgpu`; also when one of
-/// several wgpu it depends on is 30.x.
+/// 64 MiB), it does not list the package, or the package depends on neither crate; also when one
+/// of several versions it depends on fits.
 ///
 /// # Errors
-/// `generated code needs wgpu 30.x; this crate resolves wgpu X.Y.Z (...)`, naming the lock file.
+/// `generated code needs wgpu 30.x; this crate resolves wgpu X.Y.Z (...)`, or
+/// `generated code of dxbc-wgsl-build A.B.C needs dxbc-wgsl-runtime A.B.x; this crate resolves
+/// dxbc-wgsl-runtime X.Y.Z (...)`, naming the lock file.
 pub fn check(manifest_dir: &Path, name: &str, version: Option<&str>) -> Result<(), String> {
     let Some(lock_path) = find_lock(manifest_dir) else {
         return Ok(());
@@ -71,31 +82,63 @@ pub fn check(manifest_dir: &Path, name: &str, version: Option<&str>) -> Result<(
     else {
         return Ok(());
     };
-    let mut resolved: Vec<&str> = Vec::new();
-    for dependency in &package.dependencies {
+    let wgpu = resolved(&lock, package, "wgpu");
+    if !wgpu.is_empty() && !wgpu.iter().any(|v| major(v) == Some(WGPU_MAJOR)) {
+        let versions: Vec<String> = wgpu.iter().map(|v| format!("wgpu {v}")).collect();
+        return Err(format!(
+            "generated code needs wgpu {WGPU_MAJOR}.x; this crate resolves {} (`{name}` in {}): depend on wgpu = \
+             \"{WGPU_MAJOR}\"",
+            versions.join(" and "),
+            lock_path.display()
+        ));
+    }
+    let runtime = resolved(&lock, package, RUNTIME_CRATE);
+    let wanted = compatible_series(GENERATOR_VERSION);
+    if !runtime.is_empty() && !runtime.iter().any(|v| compatible_series(v) == wanted) {
+        let versions: Vec<String> = runtime.iter().map(|v| format!("{RUNTIME_CRATE} {v}")).collect();
+        return Err(format!(
+            "generated code of dxbc-wgsl-build {GENERATOR_VERSION} needs {RUNTIME_CRATE} {wanted}.x; this crate \
+             resolves {} (`{name}` in {}): depend on {RUNTIME_CRATE} = \"{wanted}\", or use the dxbc-wgsl-build \
+             of the runtime's version",
+            versions.join(" and "),
+            lock_path.display()
+        ));
+    }
+    Ok(())
+}
+
+/// The versions of `dependency` that `package` resolves, sorted, each once.
+fn resolved<'a>(lock: &'a Lock, package: &'a LockedPackage, dependency: &str) -> Vec<&'a str> {
+    let mut versions: Vec<&str> = Vec::new();
+    for d in &package.dependencies {
         // `wgpu`, `wgpu 30.0.1` (several versions locked) or `wgpu 30.0.1 (registry+...)`.
-        let mut words = dependency.split_whitespace();
-        if words.next() != Some("wgpu") {
+        let mut words = d.split_whitespace();
+        if words.next() != Some(dependency) {
             continue;
         }
         match words.next() {
-            Some(v) => resolved.push(v),
-            None => resolved.extend(lock.package.iter().filter(|p| p.name == "wgpu").map(|p| p.version.as_str())),
+            Some(v) => versions.push(v),
+            None => versions.extend(lock.package.iter().filter(|p| p.name == dependency).map(|p| p.version.as_str())),
         }
     }
-    let major = |v: &str| v.split('.').next().and_then(|m| m.parse::<u64>().ok());
-    if resolved.is_empty() || resolved.iter().any(|v| major(v) == Some(WGPU_MAJOR)) {
-        return Ok(());
+    versions.sort_unstable();
+    versions.dedup();
+    versions
+}
+
+/// The major version of `v` (`30` of `30.0.2`).
+fn major(v: &str) -> Option<u64> {
+    v.split('.').next().and_then(|m| m.parse::<u64>().ok())
+}
+
+/// The semver-compatible series of `v`: `0.1` of `0.1.4`, `2` of `2.3.0`.
+fn compatible_series(v: &str) -> String {
+    let mut parts = v.split('.');
+    match (parts.next(), parts.next()) {
+        (Some("0"), Some(minor)) => format!("0.{minor}"),
+        (Some(major), _) => major.to_string(),
+        (None, _) => String::new(),
     }
-    resolved.sort_unstable();
-    resolved.dedup();
-    let versions: Vec<String> = resolved.iter().map(|v| format!("wgpu {v}")).collect();
-    Err(format!(
-        "generated code needs wgpu {WGPU_MAJOR}.x; this crate resolves {} (`{name}` in {}): depend on wgpu = \
-         \"{WGPU_MAJOR}\"",
-        versions.join(" and "),
-        lock_path.display()
-    ))
 }
 
 /// `Cargo.lock` in `dir` or the nearest folder above it.
@@ -166,6 +209,32 @@ source = "registry+https://github.com/rust-lang/crates.io-index"
         let (_root, member) = workspace(&lock);
         let e = check(&member, "user", None).unwrap_err();
         assert!(e.contains("this crate resolves wgpu 29.0.1 and wgpu 31.0.0 ("), "{e}");
+    }
+
+    /// A runtime of another series than the generator's is an error naming both; the same
+    /// series passes.
+    #[test]
+    fn the_runtime_must_match_the_generator() {
+        let series = compatible_series(GENERATOR_VERSION);
+        let with_runtime = |v: &str| {
+            WGPU_29.replace("29.0.1", "30.0.2").replace(" \"wgpu\",\n", " \"dxbc-wgsl-runtime\",\n \"wgpu\",\n")
+                + &format!("\n[[package]]\nname = \"dxbc-wgsl-runtime\"\nversion = \"{v}\"\n")
+        };
+        let (_root, member) = workspace(&with_runtime(GENERATOR_VERSION));
+        assert_eq!(check(&member, "user", None), Ok(()));
+        let (root, member) = workspace(&with_runtime("7.0.0"));
+        let e = check(&member, "user", None).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "generated code of dxbc-wgsl-build {GENERATOR_VERSION} needs dxbc-wgsl-runtime {series}.x; this crate \
+                 resolves dxbc-wgsl-runtime 7.0.0 (`user` in "
+            )),
+            "{e}"
+        );
+        assert!(e.contains(&root.path().join("Cargo.lock").display().to_string()), "{e}");
+        assert_eq!(compatible_series("0.1.9"), "0.1");
+        assert_eq!(compatible_series("0.2.0"), "0.2");
+        assert_eq!(compatible_series("3.1.0"), "3");
     }
 
     #[test]

@@ -210,7 +210,7 @@ fn geometry_passes_cache_each_role_of_an_input() {
     // for `lines` is the same translation; 2 geometry shaders; 4 pixel shaders behind geometry.
     assert_eq!((r.translated, r.cached, r.written), (6 + 6 + 2 + 4, 0, true), "{r:?}");
     let code = std::fs::read_to_string(&r.output).unwrap();
-    assert!(code.contains("pub struct MainStage {") && code.contains("pub mod primitive_stage {"));
+    assert!(code.contains("pub struct MainStage {") && code.contains("pub use ::dxbc_wgsl_runtime::primitive_stage;"));
     let second = build();
     let r = &second.effects[0];
     assert_eq!((r.translated, r.written), (0, false), "{r:?}");

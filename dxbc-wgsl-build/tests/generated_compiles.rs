@@ -332,7 +332,6 @@ fn passes_with_a_geometry_shader() {
     assert_eq!(s.draw_vertex.label, "Tiny_GS.dxbc (draw vertex shader)");
     assert_eq!(s.pixel.unwrap().label, "Tiny_PS.dxbc (behind geometry)");
     assert!(s.draw_vertex.wgsl.contains("@vertex"), "{}", s.draw_vertex.wgsl);
-    assert!(tiny_geometry::wgsl::ASSEMBLY_KERNEL.contains("@compute"));
     let lines = p.geometry_shaders(GeometryPass::Lines).unwrap();
     assert!(lines.pixel.is_none());
     // Groups 0 and 2 belong to compute modules, group 1 to the fragment stage.
@@ -343,10 +342,13 @@ fn passes_with_a_geometry_shader() {
     assert!(ps.iter().all(|e| e.visibility == wgpu::ShaderStages::FRAGMENT));
     assert_eq!(gs.iter().map(|e| (e.binding, e.visibility)).collect::<Vec<_>>(), [(0, wgpu::ShaderStages::COMPUTE)]);
     // The draw's topologies and states.
-    assert_eq!((MainStage::TOPOLOGY, LinesStage::TOPOLOGY), (1, 3));
+    use tiny_geometry::primitive_stage::Topology;
+    assert_eq!((MainStage::TOPOLOGY, LinesStage::TOPOLOGY), (Topology::PointList, Topology::LineStrip));
     assert_eq!(MainStage::PASS, GeometryPass::Main);
     let draw = MainStage::draw_call(6, 2);
-    assert_eq!((draw.topology, draw.vertex_count, draw.instance_count, draw.index), (1, 6, 2, None));
+    assert_eq!((draw.topology, draw.vertex_count, draw.instance_count, draw.index), (Topology::PointList, 6, 2, None));
+    // The draw is the runtime's type, the same for every effect of a crate.
+    let _: &dxbc_wgsl_runtime::primitive_stage::DrawCall = &draw;
     assert_eq!(MainStage::primitive_state().cull_mode, Some(wgpu::Face::Back));
     assert_eq!(LinesStage::primitive_state().cull_mode, None);
     assert_eq!(MainStage::color_target_states(&[wgpu::TextureFormat::Rgba8Unorm]).len(), 1);

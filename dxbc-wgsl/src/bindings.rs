@@ -33,57 +33,8 @@
 
 use crate::ShaderStage;
 
-/// Binding numbers used by one register space.
-pub const SPACE_STRIDE: u32 = 224;
-/// Highest register space the plan maps (WebGPU's default `maxBindingsPerBindGroup` is 1000).
-pub const MAX_SPACE: u32 = 3;
-/// Binding of `u0`'s hidden counter; `u#`'s is `COUNTER_BASE + #` (after the last space's
-/// range: 896–959, under WebGPU's default `maxBindingsPerBindGroup` of 1000).
-pub const COUNTER_BASE: u32 = (MAX_SPACE + 1) * SPACE_STRIDE;
-
-/// A D3D register class that binds a resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
-pub enum BindingClass {
-    /// `b#`: constant buffer.
-    ConstantBuffer,
-    /// `s#`: sampler.
-    Sampler,
-    /// `t#`: shader resource view.
-    ShaderResource,
-    /// `u#`: unordered access view.
-    UnorderedAccess,
-}
-
-impl BindingClass {
-    /// First binding number of the class in space 0.
-    pub const fn base(self) -> u32 {
-        match self {
-            BindingClass::ConstantBuffer => 0,
-            BindingClass::Sampler => 16,
-            BindingClass::ShaderResource => 32,
-            BindingClass::UnorderedAccess => 160,
-        }
-    }
-    /// Number of slots the class has per space.
-    pub const fn slots(self) -> u32 {
-        match self {
-            BindingClass::ConstantBuffer => 14,
-            BindingClass::Sampler => 16,
-            BindingClass::ShaderResource => 128,
-            BindingClass::UnorderedAccess => 64,
-        }
-    }
-    /// The register letter (`b`, `s`, `t`, `u`).
-    pub const fn letter(self) -> char {
-        match self {
-            BindingClass::ConstantBuffer => 'b',
-            BindingClass::Sampler => 's',
-            BindingClass::ShaderResource => 't',
-            BindingClass::UnorderedAccess => 'u',
-        }
-    }
-}
+pub use dxbc_wgsl_contract::bindings::{BindingClass, COUNTER_BASE, MAX_SPACE, SPACE_STRIDE};
+use dxbc_wgsl_contract::bindings::{GEOMETRY_GROUP, HULL_DOMAIN_GROUP, PIXEL_GROUP, VERTEX_GROUP};
 
 /// A D3D register, as a shader names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -185,19 +136,16 @@ impl std::fmt::Display for ViewDimension {
 /// Bind group of a stage in the plan.
 pub const fn group_of(stage: ShaderStage) -> u32 {
     match stage {
-        ShaderStage::Vertex | ShaderStage::Compute => 0,
-        ShaderStage::Pixel => 1,
-        ShaderStage::Geometry => 2,
-        ShaderStage::Hull | ShaderStage::Domain => 3,
+        ShaderStage::Vertex | ShaderStage::Compute => VERTEX_GROUP,
+        ShaderStage::Pixel => PIXEL_GROUP,
+        ShaderStage::Geometry => GEOMETRY_GROUP,
+        ShaderStage::Hull | ShaderStage::Domain => HULL_DOMAIN_GROUP,
     }
 }
 
 /// `(group, binding)` of a D3D register, or `None` when the plan has no room for it.
 pub fn plan(stage: ShaderStage, slot: BindingSlot) -> Option<(u32, u32)> {
-    if slot.slot >= slot.class.slots() || slot.space > MAX_SPACE {
-        return None;
-    }
-    Some((group_of(stage), slot.space * SPACE_STRIDE + slot.class.base() + slot.slot))
+    Some((group_of(stage), slot.class.binding(slot.slot, slot.space)?))
 }
 
 /// `(group, binding)` of UAV `u#`'s hidden counter, or `None` outside space 0 or past `u63`.

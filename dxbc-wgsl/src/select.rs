@@ -20,42 +20,7 @@
 //!   nowhere); a pixel shader reading SV_RenderTargetArrayIndex or SV_ViewportArrayIndex reads
 //!   the value written, or 0 when the upstream stage writes none.
 
-/// The bind group of the selection uniform in a render pipeline (the pixel shader's own
-/// resources are group 1, the vertex shader's group 0).
-pub const SELECT_GROUP: u32 = 3;
-/// The binding of the selection uniform ([`SelectParams`]).
-pub const SELECT_BINDING: u32 = 0;
-/// Bytes of [`SelectParams`].
-pub const SELECT_PARAMS_SIZE: u64 = 16;
-
-/// The selection uniform of one draw, as four `u32` words (`vec4<u32>` in WGSL):
-/// `[layer, layer_count, viewport, viewport_count]`.
-///
-/// A primitive is drawn when its effective layer (its SV_RenderTargetArrayIndex, 0 when that
-/// is `>= layer_count`) is `layer` and its effective viewport (its SV_ViewportArrayIndex, 0 when
-/// that is 16 or more) is `viewport` (a viewport index not set matches no draw).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct SelectParams {
-    /// The layer (render-target array slice, relative to the views' first) this draw renders.
-    pub layer: u32,
-    /// Layers of the bound render-target views (D3D's array size of the RTVs).
-    pub layer_count: u32,
-    /// The viewport this draw uses.
-    pub viewport: u32,
-    /// Viewports set (`RSSetViewports`' count).
-    pub viewport_count: u32,
-}
-
-impl SelectParams {
-    /// The uniform's bytes (little-endian words).
-    pub fn to_bytes(&self) -> [u8; 16] {
-        let mut b = [0u8; 16];
-        for (i, w) in [self.layer, self.layer_count, self.viewport, self.viewport_count].iter().enumerate() {
-            b[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-        }
-        b
-    }
-}
+pub use dxbc_wgsl_contract::select::{SelectParams, SELECT_BINDING, SELECT_GROUP, SELECT_PARAMS_SIZE, SELECT_WGSL};
 
 /// Where the pixel shader finds a per-primitive value: a component of the flat `vec4<u32>`
 /// varying at `location` (the upstream stage's output register).
@@ -89,9 +54,6 @@ impl PrimitiveSelect {
     }
 }
 
-/// The selection helper (`ps_selected` and the uniform `ps_select`) the pixel shader's prologue
-/// calls.
-pub const SELECT_WGSL: &str = include_str!("select.wgsl");
 
 /// A fragment shader that only discards what [`PrimitiveSelect`] deselects, for a pass drawn
 /// without a pixel shader (depth only). Entry point `main`; reads the sources' locations and the

@@ -158,7 +158,6 @@ pub fn passes(dev: &Device) -> Passes {
             vertex_layout: None,
             geometry: ShaderEntry { module: &m_gs, entry_point: &gs_t.entry_point },
             geometry_layout: None,
-            assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
             draw_vertex: ShaderEntry { module: &m_draw, entry_point: &draw.entry_point },
             fragment: Some(FragmentEntry {
                 shader: ShaderEntry { module: &m_psb, entry_point: &ps_behind.entry_point },
@@ -190,7 +189,7 @@ pub fn passes(dev: &Device) -> Passes {
 pub fn frame(dev: &Device, p: &Passes, vb: &wgpu::Buffer, n: u32, gs: bool) {
     let mut encoder = dev.device.create_command_encoder(&Default::default());
     let draw = DrawCall {
-        topology: 4,
+        topology: dxbc_wgsl_gpu::primitive_stage::Topology::TriangleList,
         vertex_count: 3 * n,
         instance_count: 1,
         first_vertex: 0,

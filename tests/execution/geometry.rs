@@ -262,7 +262,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
                     vertex_layout: None,
                     geometry: ShaderEntry { module: &gs, entry_point: "main" },
                     geometry_layout: None,
-                    assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                     draw_vertex: ShaderEntry { module: &draw, entry_point: "main" },
                     fragment: Some(FragmentEntry {
                         shader: ShaderEntry { module: &draw, entry_point: "fs" },
@@ -301,7 +300,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
         // A 16-byte-aligned offset skipping triangle 0, and a cap of 3 triangles per chunk.
         let offset = 48;
         let draw = DrawCall {
-            topology: 4,
+            topology: dxbc_wgsl_gpu::primitive_stage::Topology::TriangleList,
             vertex_count: 15,
             instance_count: 2,
             first_vertex: 3,
@@ -912,7 +911,6 @@ mod translated {
                         vertex_layout: None,
                         geometry: ShaderEntry { module: &gs, entry_point: &gs_t.entry_point },
                         geometry_layout: None,
-                        assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                         draw_vertex: ShaderEntry { module: &draw_vs, entry_point: &draw_t.entry_point },
                         fragment: Some(FragmentEntry {
                             shader: ShaderEntry { module: &ps, entry_point: &ps_t.entry_point },
@@ -959,7 +957,7 @@ mod translated {
             }
         };
         let call = DrawCall {
-            topology: s.topology,
+            topology: dxbc_wgsl_gpu::primitive_stage::Topology::from_number(s.topology).expect("a D3D11 topology"),
             vertex_count: s.vertex_count,
             instance_count: s.instance_count,
             first_vertex: s.first_vertex,

@@ -393,7 +393,6 @@ mod culling {
                         vertex_layout: None,
                         geometry: ShaderEntry { module: &gs, entry_point: &gs_t.entry_point },
                         geometry_layout: None,
-                        assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                         draw_vertex: ShaderEntry { module: &draw_vs, entry_point: &draw_t.entry_point },
                         fragment: Some(FragmentEntry {
                             shader: ShaderEntry { module: &ps, entry_point: &ps_t.entry_point },
@@ -426,7 +425,7 @@ mod culling {
             view_formats: &[],
         });
         let draw = DrawCall {
-            topology: 1,
+            topology: dxbc_wgsl_gpu::primitive_stage::Topology::PointList,
             vertex_count: 4,
             instance_count: 1,
             first_vertex: 0,

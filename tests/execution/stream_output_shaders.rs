@@ -234,7 +234,6 @@ fn pass_with(
                     vertex_layout: None,
                     geometry: ShaderEntry { module: &gsm, entry_point: "main" },
                     geometry_layout: geometry_layout.as_ref(),
-                    assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                     draw_vertex: ShaderEntry { module: &draw_vs, entry_point: &draw_t.entry_point },
                     fragment: fragment.then_some(FragmentEntry {
                         shader: ShaderEntry { module: &ps, entry_point: &ps_t.entry_point },
@@ -293,7 +292,7 @@ fn begin<'e>(encoder: &'e mut wgpu::CommandEncoder, view: &'e wgpu::TextureView)
 
 fn draw_call(topology: u32, vertex_count: u32) -> DrawCall {
     DrawCall {
-        topology,
+        topology: dxbc_wgsl_gpu::primitive_stage::Topology::from_number(topology).expect("a D3D11 topology"),
         vertex_count,
         instance_count: 1,
         first_vertex: 0,

@@ -160,7 +160,6 @@ fn try_records(
             vertex_layout: None,
             geometry: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
             geometry_layout: None,
-            assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
             // No output topology: nothing is drawn.
             draw_vertex: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
             fragment: None,
@@ -187,7 +186,7 @@ fn try_records(
 
 fn point_draw(vertex_count: u32) -> DrawCall {
     DrawCall {
-        topology: 1,
+        topology: dxbc_wgsl_gpu::primitive_stage::Topology::PointList,
         vertex_count,
         instance_count: 1,
         first_vertex: 0,
@@ -576,7 +575,6 @@ fn more_vertex_slots_than_storage_buffers_is_a_device_error() {
                 vertex_layout: None,
                 geometry: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
                 geometry_layout: None,
-                assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                 draw_vertex: ShaderEntry { module: &gsm, entry_point: &gs_t.entry_point },
                 fragment: None,
                 primitive: Default::default(),

@@ -17,14 +17,6 @@ use crate::writer::W;
 use dxbc_wgsl::geometry::{InputPrimitive, OutputTopology};
 use dxbc_wgsl::ResourceKind as BindingKind;
 
-/// The runtime the generated module embeds as `mod primitive_stage` (std and wgpu only).
-pub const RUNTIME: &str = include_str!("primitive_stage_runtime.rs");
-
-/// The stream-output runtime the generated module embeds as `mod stream_output` when a pass
-/// declares stream output (std and wgpu only).
-pub const STREAM_OUTPUT_RUNTIME: &str = include_str!("stream_output_runtime.rs");
-
-pub use crate::compile::ASSEMBLY_CONST;
 
 impl Gen<'_> {
     /// Every item of the passes with a geometry shader (nothing without them).
@@ -51,80 +43,30 @@ impl Gen<'_> {
         self.plan.variants.iter().flatten().any(|v| matches!(v, VariantPlan::Geometry(g) if g.stream_output.is_some()))
     }
 
-    /// `mod stream_output`, verbatim, and the error of a stream-output pass's constructors.
+    /// The runtime's stream output (`dxbc_wgsl_runtime::stream_output`) and the error of a
+    /// stream-output pass's constructors.
     fn stream_output_runtime(&mut self) {
         let w = &mut self.w;
         w.blank();
-        w.doc("Stream output (dxbc-wgsl's `stream_output_runtime.rs`, std and wgpu only): D3D's stream-output");
-        w.doc("stage as compute work over the primitive stage's output (docs/stream-output.md). The stage types");
-        w.doc("of the passes that declare stream output drive it; its types (`SoTarget`, `SoStart`, `SoState`,");
-        w.doc("`StreamOutputError`, ...) are part of their API.");
-        w.open("pub mod stream_output {");
-        for line in STREAM_OUTPUT_RUNTIME.lines() {
-            if line.is_empty() {
-                w.blank();
-            } else {
-                w.line(line);
-            }
-        }
-        w.close("}");
-        w.blank();
-        w.doc("Why the stage of a pass with stream output cannot be created.");
-        w.line("#[derive(Debug, Clone, PartialEq, Eq)]");
-        w.open("pub enum StreamOutputPassError {");
-        w.doc("The primitive stage's.");
-        w.line("PrimitiveStage(primitive_stage::PrimitiveStageError),");
-        w.doc("The stream-output stage's.");
-        w.line("StreamOutput(stream_output::StreamOutputError),");
-        w.close("}");
-        w.blank();
-        w.open("impl std::fmt::Display for StreamOutputPassError {");
-        w.open("fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {");
-        w.open("match self {");
-        w.line("StreamOutputPassError::PrimitiveStage(e) => write!(f, \"{NAME}: {e}\"),");
-        w.line("StreamOutputPassError::StreamOutput(e) => write!(f, \"{NAME}: {e}\"),");
-        w.close("}");
-        w.close("}");
-        w.close("}");
-        w.blank();
-        w.line("impl std::error::Error for StreamOutputPassError {}");
-        w.blank();
-        w.open("impl From<primitive_stage::PrimitiveStageError> for StreamOutputPassError {");
-        w.open("fn from(e: primitive_stage::PrimitiveStageError) -> Self {");
-        w.line("StreamOutputPassError::PrimitiveStage(e)");
-        w.close("}");
-        w.close("}");
-        w.blank();
-        w.open("impl From<stream_output::StreamOutputError> for StreamOutputPassError {");
-        w.open("fn from(e: stream_output::StreamOutputError) -> Self {");
-        w.line("StreamOutputPassError::StreamOutput(e)");
-        w.close("}");
-        w.close("}");
+        w.doc("Stream output (`dxbc_wgsl_runtime::stream_output`): D3D's stream-output stage as compute work");
+        w.doc("over the primitive stage's output (docs/stream-output.md). The stage types of the passes that");
+        w.doc("declare stream output drive it; its types (`SoTarget`, `SoStart`, `SoState`,");
+        w.doc("`StreamOutputError`, `StreamOutputPassError`, ...) are part of their API.");
+        w.line("pub use ::dxbc_wgsl_runtime::stream_output;");
+        w.line("pub use ::dxbc_wgsl_runtime::stream_output::StreamOutputPassError;");
     }
 
-    /// `mod primitive_stage`: the runtime, verbatim, and the stage ids.
+    /// The runtime's primitive stage (`dxbc_wgsl_runtime::primitive_stage`).
     fn geometry_runtime(&mut self) {
         if self.streams_out() {
             self.stream_output_runtime();
         }
         let w = &mut self.w;
         w.blank();
-        w.doc("The primitive stage's runtime (dxbc-wgsl's `primitive_stage_runtime.rs`, std and wgpu only):");
-        w.doc("D3D geometry shaders as compute work in front of a draw. The stage types of the passes");
-        w.doc("with a geometry shader drive it; its types (`DrawCall`, `PrimitiveStageError`, ...) are");
-        w.doc("part of their API.");
-        w.open("pub mod primitive_stage {");
-        for line in RUNTIME.lines() {
-            if line.is_empty() {
-                w.blank();
-            } else {
-                w.line(line);
-            }
-        }
-        w.close("}");
-        w.blank();
-        w.line("/// Distinguishes the stage objects, so that a prepared draw reaches only its own stage.");
-        w.line("static NEXT_STAGE_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);");
+        w.doc("The primitive stage (`dxbc_wgsl_runtime::primitive_stage`): D3D geometry shaders as compute work");
+        w.doc("in front of a draw. The stage types of the passes with a geometry shader drive it; its types");
+        w.doc("(`DrawCall`, `PrimitiveStageError`, ...) are part of their API, the same for every effect.");
+        w.line("pub use ::dxbc_wgsl_runtime::primitive_stage;");
     }
 
     /// `GeometryShaders`, `GeometryPass` and `Permutation::geometry_shaders`.
@@ -750,11 +692,11 @@ impl Gen<'_> {
             w.line(&format!("pub const PASS: {} = {p};", self.geometry.pass_enum.unwrap_or_default()));
         }
         w.doc(&format!(
-            "The topology the effect file draws the pass with (`D3D11_PRIMITIVE_TOPOLOGY_{}`), as its D3D11",
+            "The topology the effect file draws the pass with (`D3D11_PRIMITIVE_TOPOLOGY_{}`).",
             draw_topology_name(g.topology)
         ));
-        w.doc("number. A draw may use any topology of the same primitive, as in D3D.");
-        w.line(&format!("pub const TOPOLOGY: u32 = {};", g.topology.number()));
+        w.doc("A draw may use any topology of the same primitive, as in D3D.");
+        w.line(&format!("pub const TOPOLOGY: primitive_stage::Topology = primitive_stage::Topology::{:?};", g.topology));
         if let Some(d) = so {
             w.doc("Bytes per vertex of each stream-output slot (0: a slot the declaration does not write).");
             w.line(&format!("pub const STREAM_OUTPUT_STRIDES: [u32; 4] = {:?};", d.strides));
@@ -833,7 +775,6 @@ impl Gen<'_> {
         w.line("vertex_layout: Some(&layouts.vertex),");
         w.line("geometry: entry(&gs_module, gs),");
         w.line("geometry_layout: Some(&layouts.geometry),");
-        w.line(&format!("assembly_wgsl: wgsl::{ASSEMBLY_CONST},"));
         w.line("draw_vertex: entry(&draw_module, draw),");
         w.open("fragment: ps.zip(ps_module.as_ref()).map(|(ps, module)| primitive_stage::FragmentEntry {");
         w.line("shader: entry(module, ps),");
@@ -850,7 +791,7 @@ impl Gen<'_> {
             (false, true) => w.close("}, Some(streams))?;"),
             (false, false) => w.close("})?;"),
         }
-        w.line("let id = NEXT_STAGE_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);");
+        w.line("let id = primitive_stage::next_stage_id();");
         if so.is_some() {
             w.line("let so = v.stream_output.expect(\"a stream-output pass has a declaration\");");
             w.line(

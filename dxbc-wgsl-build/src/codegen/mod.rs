@@ -113,9 +113,6 @@
 
 pub(crate) mod geometry;
 
-/// The per-primitive selection runtime generated code embeds (`mod select`).
-pub const SELECT_RUNTIME: &str = include_str!("select_runtime.rs");
-
 use crate::compile::{CompiledEffect, FieldKind, ResourceField};
 use crate::effect::layout::REGISTER;
 use crate::effect::states::PassStates;
@@ -320,25 +317,17 @@ impl<'a> Gen<'a> {
         })
     }
 
-    /// `mod select`: the per-primitive selection runtime, verbatim.
+    /// The runtime's per-primitive selection (`dxbc_wgsl_runtime::select`).
     fn select_runtime(&mut self) {
         if !self.selects() {
             return;
         }
         let w = &mut self.w;
         w.blank();
-        w.doc("Per-primitive selection (dxbc-wgsl's `select_runtime.rs`, std and wgpu only): the draws of a");
-        w.doc("pass whose vertex shader writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex, one per");
-        w.doc("render-target layer and viewport (docs/per-primitive.md).");
-        w.open("pub mod select {");
-        for line in SELECT_RUNTIME.lines() {
-            if line.is_empty() {
-                w.blank();
-            } else {
-                w.line(line);
-            }
-        }
-        w.close("}");
+        w.doc("Per-primitive selection (`dxbc_wgsl_runtime::select`): the draws of a pass whose vertex shader");
+        w.doc("writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex, one per render-target layer and");
+        w.doc("viewport (docs/per-primitive.md).");
+        w.line("pub use ::dxbc_wgsl_runtime::select;");
     }
 
     fn has_render(&self) -> bool {
@@ -382,6 +371,10 @@ impl<'a> Gen<'a> {
         w.open(&format!("pub mod {} {{", e.module));
         w.line("#![allow(dead_code)]");
         w.blank();
+        w.doc("The wgpu the runtime (`dxbc_wgsl_runtime`) is built against: the generated code names its types");
+        w.doc("through it, so that a crate needs no wgpu dependency of its own.");
+        w.line("use ::dxbc_wgsl_runtime::wgpu;");
+        w.blank();
         w.doc("The effect's name, as the effect file declares it.");
         w.line(&format!("pub const NAME: &str = {:?};", e.name));
         self.wgsl_module();
@@ -424,16 +417,6 @@ impl<'a> Gen<'a> {
                 s.labels.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", ")
             ));
             w.line(&format!("pub const {}: &str = {};", s.const_name, raw_string(&s.info.wgsl)));
-        }
-        if !self.geometry.passes.is_empty() {
-            w.blank();
-            w.doc("The primitive stage's assembly kernel (`dxbc_wgsl::geometry::ASSEMBLY_WGSL`): cuts an indexed");
-            w.doc("strip draw's indices at D3D's restart index and numbers its primitives, entry point `main`.");
-            w.line(&format!(
-                "pub const {}: &str = {};",
-                geometry::ASSEMBLY_CONST,
-                raw_string(dxbc_wgsl::geometry::ASSEMBLY_WGSL)
-            ));
         }
         w.close("}");
     }

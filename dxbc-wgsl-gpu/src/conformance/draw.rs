@@ -537,7 +537,6 @@ impl Renderer {
                     vertex_layout: Some(&layouts[0]),
                     geometry: ShaderEntry { module: &gs, entry_point: &d.gs.entry },
                     geometry_layout: Some(&layouts[1]),
-                    assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                     draw_vertex: ShaderEntry { module: &draw_vs, entry_point: &d.draw_vs.entry },
                     fragment: Some(FragmentEntry {
                         shader: ShaderEntry { module: &ps, entry_point: &d.ps.entry },

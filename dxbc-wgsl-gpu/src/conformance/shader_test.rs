@@ -199,8 +199,8 @@ struct Targets {
 }
 
 /// D3D11's topology number of a test file's topology name.
-fn d3d_topology(name: &str) -> Option<u32> {
-    Some(match name {
+fn d3d_topology(name: &str) -> Option<crate::primitive_stage::Topology> {
+    crate::primitive_stage::Topology::from_number(match name {
         "point list" => 1,
         "line list" => 2,
         "line strip" => 3,
@@ -212,7 +212,10 @@ fn d3d_topology(name: &str) -> Option<u32> {
         "triangle strip adj" => 13,
         _ => {
             let n: u32 = name.strip_suffix(" control point patch list")?.parse().ok()?;
-            return (1..=32).contains(&n).then_some(32 + n);
+            if !(1..=32).contains(&n) {
+                return None;
+            }
+            32 + n
         }
     })
 }
@@ -915,7 +918,7 @@ impl Replay<'_> {
         &mut self,
         e: &Value,
         shaders: &serde_json::Map<String, Value>,
-        topology: u32,
+        topology: crate::primitive_stage::Topology,
         options: TranslateOptions,
         quad: bool,
     ) -> Result<(), DrawError> {

@@ -578,7 +578,6 @@ impl GpuValidator {
                         vertex_layout: Some(&g0),
                         geometry: entry(&gs, &d.geometry),
                         geometry_layout: Some(&g2),
-                        assembly_wgsl: dxbc_wgsl::geometry::ASSEMBLY_WGSL,
                         draw_vertex: entry(&draw, &d.draw_vertex),
                         fragment: ps.as_ref().zip(d.pixel.as_ref()).map(|(module, p)| rt::FragmentEntry {
                             shader: entry(module, p),

@@ -218,11 +218,11 @@ pub fn pass_through_geometry(
         cull_flag_register: None,
         streams: stream,
     };
-    let mut text = include_str!("../lower/geometry.wgsl").to_string();
+    let mut text = dxbc_wgsl_contract::geometry::GEOMETRY_WGSL.to_string();
     let (slots, stride, emit, end) = match &stream {
         None => (max_vertices, index_stride, "gs_emit()".to_string(), "gs_end"),
         Some(s) => {
-            text.push_str(include_str!("../lower/geometry_streams.wgsl"));
+            text.push_str(dxbc_wgsl_contract::geometry::GEOMETRY_STREAMS_WGSL);
             (s.slots, 0, "gs_stream_emit(0u)".to_string(), "gs_stream_end")
         }
     };
@@ -366,7 +366,7 @@ impl std::error::Error for SoDeclarationError {}
 /// Streams and slots of D3D11 (`D3D11_SO_STREAM_COUNT`, `D3D11_SO_BUFFER_SLOT_COUNT`).
 const SO_COUNT: u32 = 4;
 /// Entries of a declaration at most (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`).
-pub const SO_MAX_ENTRIES: usize = 512;
+pub use dxbc_wgsl_contract::stream_output::SO_MAX_ENTRIES;
 /// Bytes per vertex of a slot at most (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`).
 const SO_MAX_STRIDE: u32 = 2048;
 

@@ -18,7 +18,7 @@ use super::io_decl::{if_scalar, kind_of, sv, sv_semantic};
 use super::{refuse_at, refuse_decl, Cx, E, R, U};
 use crate::geometry::{
     GeometryInfo, GeometryStreams, InputPrimitive, OutputTopology, StreamInfo, VertexFormat, VertexPulling,
-    MAX_VERTEX_BUFFER_SLOTS, VERTEX_BUFFER_BASE, WORKGROUP_SIZE,
+    MAX_VERTEX_BUFFER_SLOTS, SYSTEM_GROUP, VERTEX_BUFFER_BASE, WORKGROUP_SIZE,
 };
 use crate::refusal::{RefusalReason, TranslateError};
 use crate::sm4::decl::{InputPrimitive as DeclPrimitive, PrimitiveTopology};
@@ -27,13 +27,7 @@ use crate::{InterfaceVar, ScalarKind as IfScalar};
 use naga::{Binding, BuiltIn, Expression, FunctionArgument, ScalarKind, Statement, UnaryOperator};
 use std::sync::OnceLock;
 
-/// The geometry helper library's WGSL source.
-pub const GEOMETRY_WGSL: &str = include_str!("geometry.wgsl");
-/// The vertex-pulling helper library's WGSL source (without its per-shader vertex buffers).
-pub const VERTEX_PULL_WGSL: &str = include_str!("vertex_pull.wgsl");
-/// The stream-output helpers appended to [`GEOMETRY_WGSL`] for a geometry shader translated with
-/// [`crate::TranslateOptions::geometry_streams`] other than the default.
-pub const GEOMETRY_STREAMS_WGSL: &str = include_str!("geometry_streams.wgsl");
+pub use dxbc_wgsl_contract::geometry::{GEOMETRY_STREAMS_WGSL, GEOMETRY_WGSL, VERTEX_PULL_WGSL};
 
 /// The semantic of a geometry shader's cull-flag output (`GeometryInfo::cull_flag_register`).
 pub const CULL_FLAG_SEMANTIC: &str = "DXBC_WGSL_CULL_FLAG";
@@ -117,7 +111,7 @@ fn vertex_pull_text(p: &VertexPulling) -> String {
     let mut s = VERTEX_PULL_WGSL.to_string();
     for &slot in &slots {
         s.push_str(&format!(
-            "@group(3) @binding({}) var<storage, read> vs_vb{slot}: array<u32>;\n",
+            "@group({SYSTEM_GROUP}) @binding({}) var<storage, read> vs_vb{slot}: array<u32>;\n",
             VERTEX_BUFFER_BASE + slot
         ));
     }

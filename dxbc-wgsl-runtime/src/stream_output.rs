@@ -1,289 +1,25 @@
-// Stream output (D3D11.3 §14) through the primitive stage, driven over wgpu.
-//
-// Like `primitive_stage_runtime.rs`, this file uses only `std` and `wgpu`; `dxbc-wgsl-gpu`
-// compiles it as `dxbc_wgsl_gpu::stream_output` (and checks its kernels with naga). It owns the
-// stream-output kernels (`STREAM_OUTPUT_WGSL`) and `StreamOutput`, which encodes, per stream the
-// declaration uses and per chunk of a prepared draw, the count, scan and write dispatches over
-// the geometry module's output (`docs/stream-output.md` has the design).
-//
-// The filled size of every slot (D3D's BufferFilledSize), the statistics of every stream
-// (D3D11_QUERY_SO_STATISTICS_STREAMn: primitives written, primitives storage needed;
-// D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAMn) and the DrawAuto arguments of every slot live in
-// one GPU buffer, `StreamOutput::state`: a later draw appends after the filled size, and
-// `StreamOutput::draw_auto` draws what was written without a read-back.
+//! Stream output (D3D11.3 §14) through the primitive stage, driven over wgpu
+//! (`docs/stream-output.md`).
+//!
+//! [`StreamOutput`] encodes, per stream the declaration uses and per chunk of a prepared draw,
+//! the count, scan and write dispatches of the contract's kernels
+//! ([`dxbc_wgsl_contract::stream_output::STREAM_OUTPUT_WGSL`]) over the geometry module's output.
+//!
+//! The filled size of every slot (D3D's BufferFilledSize), the statistics of every stream
+//! (D3D11_QUERY_SO_STATISTICS_STREAMn: primitives written, primitives storage needed;
+//! D3D11_QUERY_SO_OVERFLOW_PREDICATE_STREAMn) and the DrawAuto arguments of every slot live in
+//! one GPU buffer, [`StreamOutput::state`]: a later draw appends after the filled size, and
+//! [`StreamOutput::draw_auto`] draws what was written without a read-back.
 
 use std::fmt;
 
-/// The stream-output kernels (WGSL; entry points `so_count`, `so_scan`, `so_write`).
-pub const STREAM_OUTPUT_WGSL: &str = r#"// Stream output (D3D11.3 §14) of one stream of one chunk of the primitive stage's output.
-//
-// The geometry module wrote, per invocation `t`, restart-indexed lists of output vertex slots
-// for the stream (`index_stride` words from `index_base + t * index_stride`). Three entry points,
-// dispatched in order:
-// - `so_count` (one invocation per geometry invocation): the primitives of the invocation's
-//   lists, strips decomposed as D3D does (points; lines; triangles, an odd triangle of a strip
-//   as `(k, k+2, k+1)` to keep its winding; an incomplete primitive at a cut dropped);
-// - `so_scan` (one workgroup): the exclusive prefix sum of the counts in invocation order, and
-//   D3D's overflow rule: the primitives written are the longest prefix that every bound buffer
-//   of the stream can hold; the filled sizes, the statistics and the DrawAuto arguments update;
-// - `so_write` (one invocation per geometry invocation): each primitive below the written
-//   count stores its vertices' declared components at its place.
-
-struct SoParams {
-    invocations: u32,
-    index_stride: u32,
-    index_base: u32,
-    registers: u32,
-    prim_vertices: u32,
-    entry_count: u32,
-    slot_mask: u32,
-    reset_mask: u32,
-    workgroups_x: u32,
-    stream: u32,
-    // The slots the stream writes that have no buffer bound (D3D11.3 §14.6: as if full).
-    unbound_mask: u32,
-    pad1: u32,
-    offsets: vec4<u32>,
-    capacities: vec4<u32>,
-    strides: vec4<u32>,
-}
-
-@group(0) @binding(0) var<uniform> so: SoParams;
-// Per entry (a uniform: eight storage buffers are WebGPU's default limit per stage):
-// (output register or 0xFFFFFFFF for a gap, first component, components,
-// slot | byte offset in the vertex << 8).
-@group(0) @binding(1) var<uniform> so_entries: array<vec4<u32>, 2048>;
-@group(0) @binding(2) var<storage, read> so_vertices: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read> so_indices: array<u32>;
-// Per invocation its primitive count, then its first primitive; word `invocations` the
-// primitives written, `invocations + 1 + slot` the slot's filled size before the chunk.
-@group(0) @binding(4) var<storage, read_write> so_scratch: array<u32>;
-// Filled sizes (4), per stream (written lo/hi, needed lo/hi, overflow, 3 unused), DrawAuto
-// arguments per slot (vertex count, 1, 0, 0).
-@group(0) @binding(5) var<storage, read_write> so_state: array<u32>;
-@group(0) @binding(6) var<storage, read_write> so_buf0: array<u32>;
-@group(0) @binding(7) var<storage, read_write> so_buf1: array<u32>;
-@group(0) @binding(8) var<storage, read_write> so_buf2: array<u32>;
-@group(0) @binding(9) var<storage, read_write> so_buf3: array<u32>;
-
-const SO_NONE: u32 = 0xFFFFFFFFu;
-const SO_STATS: u32 = 4u;
-const SO_DRAW_AUTO: u32 = 36u;
-
-fn so_invocation(wg: vec3<u32>, li: u32) -> u32 {
-    return (wg.y * so.workgroups_x + wg.x) * 64u + li;
-}
-
-fn so_index(t: u32, e: u32) -> u32 {
-    let at = so.index_base + t * so.index_stride + e;
-    if (at >= arrayLength(&so_indices)) {
-        return SO_NONE;
-    }
-    return so_indices[at];
-}
-
-fn so_store(slot: u32, w: u32, v: u32) {
-    switch slot {
-        case 0u: { if (w < arrayLength(&so_buf0)) { so_buf0[w] = v; } }
-        case 1u: { if (w < arrayLength(&so_buf1)) { so_buf1[w] = v; } }
-        case 2u: { if (w < arrayLength(&so_buf2)) { so_buf2[w] = v; } }
-        case 3u: { if (w < arrayLength(&so_buf3)) { so_buf3[w] = v; } }
-        default: {}
-    }
-}
-
-fn so_vertex_word(vslot: u32, r: u32, c: u32) -> u32 {
-    let at = vslot * so.registers + r;
-    if (r >= so.registers || c > 3u || at >= arrayLength(&so_vertices)) {
-        return 0u;
-    }
-    return so_vertices[at][c];
-}
-
-// Writes primitive `k` (vertices `p`) of the stream, unless past the written count.
-fn so_emit_primitive(k: u32, p: array<u32, 3>) {
-    let written = so_scratch[so.invocations];
-    if (k >= written) {
-        return;
-    }
-    for (var v = 0u; v < so.prim_vertices; v++) {
-        for (var e = 0u; e < so.entry_count; e++) {
-            let en = so_entries[e];
-            let slot = en.w & 0xFFu;
-            if (en.x == SO_NONE || slot > 3u || (so.slot_mask & (1u << slot)) == 0u) {
-                continue;
-            }
-            let byte = so_scratch[so.invocations + 1u + slot] + (k * so.prim_vertices + v) * so.strides[slot] + (en.w >> 8u);
-            for (var c = 0u; c < en.z; c++) {
-                so_store(slot, byte / 4u + c, so_vertex_word(p[v], en.x, en.y + c));
-            }
-        }
-    }
-}
-
-// Walks invocation `t`'s primitives; writes them from primitive `first` when `write`, and
-// returns how many there are.
-fn so_walk(t: u32, first: u32, write: bool) -> u32 {
-    var count = 0u;
-    var run = 0u;
-    var a = 0u;
-    var b = 0u;
-    for (var e = 0u; e < so.index_stride; e++) {
-        let w = so_index(t, e);
-        if (w == SO_NONE) {
-            run = 0u;
-            continue;
-        }
-        run++;
-        var p = array<u32, 3>(w, 0u, 0u);
-        var whole = false;
-        if (so.prim_vertices == 1u) {
-            whole = true;
-        } else if (so.prim_vertices == 2u) {
-            whole = run >= 2u;
-            p = array<u32, 3>(b, w, 0u);
-        } else {
-            whole = run >= 3u;
-            if (((run - 3u) & 1u) == 1u) {
-                p = array<u32, 3>(a, w, b);
-            } else {
-                p = array<u32, 3>(a, b, w);
-            }
-        }
-        if (whole) {
-            if (write) {
-                so_emit_primitive(first + count, p);
-            }
-            count++;
-        }
-        a = b;
-        b = w;
-    }
-    return count;
-}
-
-@compute @workgroup_size(64)
-fn so_count(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let t = so_invocation(wg, li);
-    if (t >= so.invocations) {
-        return;
-    }
-    so_scratch[t] = so_walk(t, 0u, false);
-}
-
-var<workgroup> so_sums: array<u32, 64>;
-
-fn so_add64(at: u32, v: u32) {
-    let lo = so_state[at] + v;
-    if (lo < v) {
-        so_state[at + 1u] = so_state[at + 1u] + 1u;
-    }
-    so_state[at] = lo;
-}
-
-@compute @workgroup_size(64)
-fn so_scan(@builtin(local_invocation_index) li: u32) {
-    let n = so.invocations;
-    let per = (n + 63u) / 64u;
-    let begin = min(li * per, n);
-    let end = min(begin + per, n);
-    var sum = 0u;
-    for (var t = begin; t < end; t++) {
-        sum += so_scratch[t];
-    }
-    so_sums[li] = sum;
-    workgroupBarrier();
-    var before = 0u;
-    for (var l = 0u; l < li; l++) {
-        before += so_sums[l];
-    }
-    var total = before;
-    for (var l = li; l < 64u; l++) {
-        total += so_sums[l];
-    }
-    for (var t = begin; t < end; t++) {
-        let c = so_scratch[t];
-        so_scratch[t] = before;
-        before += c;
-    }
-    if (li != 0u) {
-        return;
-    }
-    // D3D's overflow rule: a primitive is written only if every bound buffer of the stream
-    // holds it whole.
-    var fit = SO_NONE;
-    for (var s = 0u; s < 4u; s++) {
-        if ((so.reset_mask & (1u << s)) != 0u) {
-            so_state[s] = so.offsets[s];
-        }
-        if ((so.slot_mask & (1u << s)) == 0u) {
-            continue;
-        }
-        let filled = so_state[s];
-        let room = select(0u, so.capacities[s] - filled, so.capacities[s] > filled);
-        fit = min(fit, room / (so.strides[s] * so.prim_vertices));
-    }
-    if (so.unbound_mask != 0u) {
-        fit = 0u;
-    }
-    let written = min(total, fit);
-    so_scratch[n] = written;
-    for (var s = 0u; s < 4u; s++) {
-        so_scratch[n + 1u + s] = so_state[s];
-        if ((so.slot_mask & (1u << s)) == 0u) {
-            continue;
-        }
-        let filled = so_state[s] + written * so.strides[s] * so.prim_vertices;
-        so_state[s] = filled;
-        so_state[SO_DRAW_AUTO + 4u * s] = filled / so.strides[s];
-        so_state[SO_DRAW_AUTO + 4u * s + 1u] = 1u;
-        so_state[SO_DRAW_AUTO + 4u * s + 2u] = 0u;
-        so_state[SO_DRAW_AUTO + 4u * s + 3u] = 0u;
-    }
-    let stats = SO_STATS + 8u * min(so.stream, 3u);
-    so_add64(stats, written);
-    so_add64(stats + 2u, total);
-    if (written < total) {
-        so_state[stats + 4u] = 1u;
-    }
-}
-
-@compute @workgroup_size(64)
-fn so_write(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-    let t = so_invocation(wg, li);
-    if (t >= so.invocations) {
-        return;
-    }
-    so_walk(t, so_scratch[t], true);
-}
-"#;
-
-/// Output streams (`D3D11_SO_STREAM_COUNT`).
-pub const SO_STREAMS: u32 = 4;
-/// Output slots (`D3D11_SO_BUFFER_SLOT_COUNT`).
-pub const SO_SLOTS: u32 = 4;
-/// The largest stride of a slot in bytes (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`).
-pub const SO_MAX_STRIDE: u32 = 2048;
-/// Entries of a declaration at most (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`).
-pub const SO_MAX_ENTRIES: usize = 512;
-/// Entries of a resolved declaration the kernels take (their uniform table, 32 KiB): a
-/// declaration's gaps are split into gaps of at most 4 components, and a slot's 2048 bytes hold
-/// at most 512 of them, so 4 slots at most 2048.
-pub const SO_MAX_KERNEL_ENTRIES: usize = 2048;
-/// The register of a gap entry in the kernels' entry table.
-pub const SO_GAP: u32 = 0xFFFF_FFFF;
-/// Words of `StreamOutput::state`.
-pub const SO_STATE_WORDS: usize = 52;
-/// Word of the state holding slot `s`'s filled size in bytes: `SO_FILLED + s`.
-pub const SO_FILLED: usize = 0;
-/// First word of stream `n`'s statistics: `SO_STATISTICS + 8 n` holds (primitives written, low
-/// and high word; primitives storage needed, low and high word; overflow 0 or 1).
-pub const SO_STATISTICS: usize = 4;
-/// First word of slot `s`'s DrawAuto arguments (`draw_indirect`'s vertex count, 1, 0, 0):
-/// `SO_DRAW_AUTO + 4 s`.
-pub const SO_DRAW_AUTO: usize = 36;
-/// Bytes of the kernels' uniform.
-const SO_PARAMS_SIZE: u64 = 96;
+pub use dxbc_wgsl_contract::stream_output::{
+    SoParams, ENTRY_COUNT, ENTRY_SCAN, ENTRY_WRITE, SO_DRAW_AUTO, SO_ENTRIES, SO_FILLED, SO_GAP, SO_GROUP,
+    SO_MAX_ENTRIES, SO_MAX_KERNEL_ENTRIES, SO_MAX_STRIDE, SO_OUTPUT_INDICES, SO_OUTPUT_VERTICES, SO_PARAMS,
+    SO_PARAMS_SIZE, SO_SCRATCH, SO_SLOTS, SO_STATE, SO_STATE_WORDS, SO_STATISTICS, SO_STREAMS, SO_TARGET_BASE,
+    STREAM_OUTPUT_WGSL,
+};
+use crate::primitive_stage::{dispatch_size, PrimitiveStageError, MAX_INVOCATIONS};
 
 /// One entry of a declaration (`D3D11_SO_DECLARATION_ENTRY`), resolved to the geometry
 /// shader's output register.
@@ -578,14 +314,14 @@ impl StreamOutput {
         }
         use wgpu::BufferBindingType as T;
         let mut layout_entries = vec![
-            so_entry(0, T::Uniform),
-            so_entry(1, T::Uniform),
-            so_entry(2, T::Storage { read_only: true }),
-            so_entry(3, T::Storage { read_only: true }),
-            so_entry(4, T::Storage { read_only: false }),
-            so_entry(5, T::Storage { read_only: false }),
+            so_entry(SO_PARAMS, T::Uniform),
+            so_entry(SO_ENTRIES, T::Uniform),
+            so_entry(SO_OUTPUT_VERTICES, T::Storage { read_only: true }),
+            so_entry(SO_OUTPUT_INDICES, T::Storage { read_only: true }),
+            so_entry(SO_SCRATCH, T::Storage { read_only: false }),
+            so_entry(SO_STATE, T::Storage { read_only: false }),
         ];
-        layout_entries.extend((6..10).map(|b| so_entry(b, T::Storage { read_only: false })));
+        layout_entries.extend((0..SO_SLOTS).map(|s| so_entry(SO_TARGET_BASE + s, T::Storage { read_only: false })));
         let group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("stream output"),
             entries: &layout_entries,
@@ -645,9 +381,9 @@ impl StreamOutput {
         Ok(StreamOutput {
             desc: desc.clone(),
             layout: layout.clone(),
-            count: pipeline("so_count"),
-            scan: pipeline("so_scan"),
-            write: pipeline("so_write"),
+            count: pipeline(ENTRY_COUNT),
+            scan: pipeline(ENTRY_SCAN),
+            write: pipeline(ENTRY_WRITE),
             group_layout,
             entries,
             state,
@@ -732,7 +468,7 @@ impl StreamOutput {
             }
         }
         let max_invocations = chunks.iter().map(|c| c.invocations).max().unwrap_or(0);
-        if max_invocations > (1 << 31) {
+        if u64::from(max_invocations) > MAX_INVOCATIONS {
             return bad(format!("a chunk of {max_invocations} invocations"));
         }
         let streams: Vec<u32> = (0..SO_STREAMS).filter(|&s| self.desc.streams() & (1 << s) != 0).collect();
@@ -763,23 +499,26 @@ impl StreamOutput {
                 // The offsets apply at the stream's first chunk only.
                 let mut stream_reset = reset & self.desc.slots_of(stream);
                 for c in chunks {
-                    let wx = c.invocations.div_ceil(64).clamp(1, 65535);
-                    let wy = c.invocations.div_ceil(64).div_ceil(wx).max(1);
-                    let mut w = [0u32; 24];
-                    w[0] = c.invocations;
-                    w[1] = self.layout.index_stride;
-                    w[2] = region * c.invocations * self.layout.index_stride;
-                    w[3] = self.layout.registers;
-                    w[4] = self.layout.prim_vertices;
-                    w[5] = self.desc.entries.len() as u32;
-                    w[6] = mask;
-                    w[7] = stream_reset;
-                    w[8] = wx;
-                    w[9] = stream;
-                    w[10] = self.desc.slots_of(stream) & !bound;
-                    w[12..16].copy_from_slice(&offsets);
-                    w[16..20].copy_from_slice(&capacities);
-                    w[20..24].copy_from_slice(&self.desc.strides);
+                    // At least one workgroup: the kernels check the invocation count.
+                    let [wx, wy] = dispatch_size(u64::from(c.invocations).max(1));
+                    let w = SoParams {
+                        invocations: c.invocations,
+                        index_stride: self.layout.index_stride,
+                        index_base: region * c.invocations * self.layout.index_stride,
+                        registers: self.layout.registers,
+                        prim_vertices: self.layout.prim_vertices,
+                        entry_count: self.desc.entries.len() as u32,
+                        slot_mask: mask,
+                        reset_mask: stream_reset,
+                        workgroups_x: wx,
+                        stream,
+                        unbound_mask: self.desc.slots_of(stream) & !bound,
+                        pad1: 0,
+                        offsets,
+                        capacities,
+                        strides: self.desc.strides,
+                    }
+                    .to_words();
                     let at = k * SO_PARAMS_STRIDE as usize;
                     for (i, word) in w.iter().enumerate() {
                         view[at + 4 * i..at + 4 * i + 4].copy_from_slice(&word.to_le_bytes());
@@ -803,22 +542,22 @@ impl StreamOutput {
             .map(|(k, c, d)| {
                 let mut entries = vec![
                     wgpu::BindGroupEntry {
-                        binding: 0,
+                        binding: SO_PARAMS,
                         resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                             buffer: &params,
                             offset: *k as u64 * SO_PARAMS_STRIDE,
                             size: wgpu::BufferSize::new(SO_PARAMS_SIZE),
                         }),
                     },
-                    wgpu::BindGroupEntry { binding: 1, resource: whole(&self.entries) },
-                    wgpu::BindGroupEntry { binding: 2, resource: whole(c.vertices) },
-                    wgpu::BindGroupEntry { binding: 3, resource: whole(c.indices) },
-                    wgpu::BindGroupEntry { binding: 4, resource: whole(&scratch) },
-                    wgpu::BindGroupEntry { binding: 5, resource: whole(&self.state) },
+                    wgpu::BindGroupEntry { binding: SO_ENTRIES, resource: whole(&self.entries) },
+                    wgpu::BindGroupEntry { binding: SO_OUTPUT_VERTICES, resource: whole(c.vertices) },
+                    wgpu::BindGroupEntry { binding: SO_OUTPUT_INDICES, resource: whole(c.indices) },
+                    wgpu::BindGroupEntry { binding: SO_SCRATCH, resource: whole(&scratch) },
+                    wgpu::BindGroupEntry { binding: SO_STATE, resource: whole(&self.state) },
                 ];
                 for (s, (t, sink)) in targets.iter().zip(&self.sink).enumerate() {
                     let b = t.map_or(sink, |t| t.buffer);
-                    entries.push(wgpu::BindGroupEntry { binding: 6 + s as u32, resource: whole(b) });
+                    entries.push(wgpu::BindGroupEntry { binding: SO_TARGET_BASE + s as u32, resource: whole(b) });
                 }
                 let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("stream output"),
@@ -830,7 +569,7 @@ impl StreamOutput {
             .collect();
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stream output"), timestamp_writes: None });
         for (group, [wx, wy]) in &groups {
-            pass.set_bind_group(0, group, &[]);
+            pass.set_bind_group(SO_GROUP, group, &[]);
             pass.set_pipeline(&self.count);
             pass.dispatch_workgroups(*wx, *wy, 1);
             pass.set_pipeline(&self.scan);
@@ -839,5 +578,99 @@ impl StreamOutput {
             pass.dispatch_workgroups(*wx, *wy, 1);
         }
         Ok(())
+    }
+}
+
+/// Why the stage of a pass with stream output cannot be created: the primitive stage's error or
+/// the stream-output stage's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamOutputPassError {
+    /// The primitive stage's.
+    PrimitiveStage(PrimitiveStageError),
+    /// The stream-output stage's.
+    StreamOutput(StreamOutputError),
+}
+
+impl fmt::Display for StreamOutputPassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StreamOutputPassError::PrimitiveStage(e) => e.fmt(f),
+            StreamOutputPassError::StreamOutput(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StreamOutputPassError {}
+
+impl From<PrimitiveStageError> for StreamOutputPassError {
+    fn from(e: PrimitiveStageError) -> Self {
+        StreamOutputPassError::PrimitiveStage(e)
+    }
+}
+
+impl From<StreamOutputError> for StreamOutputPassError {
+    fn from(e: StreamOutputError) -> Self {
+        StreamOutputPassError::StreamOutput(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A declaration D3D accepts (512 entries of which most are 5-component gaps, strides of 2004
+    /// bytes) splits into more than 512 kernel entries; the kernels take it, and refuse only past
+    /// what 4 slots of 2048 bytes can hold.
+    #[test]
+    fn split_gaps_past_512_entries_are_taken() {
+        let mut entries = Vec::new();
+        for slot in 0..4 {
+            entries.push(SoEntry { stream: 0, register: Some(0), start_component: 0, component_count: 1, slot });
+            for _ in 0..100 {
+                // a 5-component gap, split
+                entries.push(SoEntry { stream: 0, register: None, start_component: 0, component_count: 4, slot });
+                entries.push(SoEntry { stream: 0, register: None, start_component: 0, component_count: 1, slot });
+            }
+        }
+        let desc = SoDesc { entries, strides: [2004; 4], rasterized_stream: None };
+        assert_eq!(desc.entries.len(), 804);
+        desc.validate().expect("804 split entries");
+        let mut too_many = desc.clone();
+        too_many.entries = vec![too_many.entries[0]; SO_MAX_KERNEL_ENTRIES + 1];
+        too_many.strides = [2048; 4];
+        assert!(too_many.validate().is_err());
+    }
+
+    fn entry(stream: u32, register: Option<u32>, start: u32, count: u32, slot: u32) -> SoEntry {
+        SoEntry { stream, register, start_component: start, component_count: count, slot }
+    }
+
+    #[test]
+    fn declarations_follow_d3d_rules() {
+        let ok = SoDesc {
+            entries: vec![entry(0, Some(0), 0, 4, 0), entry(0, None, 0, 2, 0), entry(1, Some(1), 1, 3, 1)],
+            strides: [24, 12, 0, 0],
+            rasterized_stream: Some(0),
+        };
+        assert_eq!(ok.validate(), Ok(()));
+        assert_eq!(ok.entry_table(), vec![[0, 0, 4, 0], [SO_GAP, 0, 2, 16 << 8], [1, 1, 3, 1]]);
+        assert_eq!(ok.streams(), 0b11);
+        assert_eq!(ok.slots_of(1), 0b10);
+        let broken = |f: &dyn Fn(&mut SoDesc)| {
+            let mut d = ok.clone();
+            f(&mut d);
+            d.validate().is_err()
+        };
+        assert!(broken(&|d| d.entries[2].slot = 0), "two streams in one slot");
+        assert!(broken(&|d| d.strides[0] = 20), "entries past the stride");
+        assert!(broken(&|d| d.strides[1] = 14), "a stride not a multiple of 4");
+        assert!(broken(&|d| d.strides[1] = 0), "no stride for a used slot");
+        assert!(broken(&|d| d.entries[2].start_component = 2), "components past w");
+        assert!(broken(&|d| d.entries[0].component_count = 0), "no components");
+        assert!(broken(&|d| d.entries[0].stream = 4), "stream 4");
+        assert!(broken(&|d| d.entries[0].slot = 4), "slot 4");
+        assert!(broken(&|d| d.rasterized_stream = Some(4)), "rasterized stream 4");
+        assert!(broken(&|d| d.entries.clear()), "no entries");
+        assert!(broken(&|d| d.strides[1] = 2052), "stride past 2048");
     }
 }

@@ -1,125 +1,56 @@
-// The primitive stage's runtime: D3D geometry shaders on WebGPU, driven over wgpu.
-//
-// This file is embedded verbatim (`mod primitive_stage { include!(...) }`) into the crates that
-// dxbc-wgsl generates code for, and compiled by `dxbc-wgsl-gpu` as `dxbc_wgsl_gpu::primitive_stage`.
-// It uses only `std` and `wgpu` (the version the generated code targets); it is not compiled into
-// `dxbc-wgsl-build`, which has no wgpu dependency. It keeps its own copy of the contract of
-// `dxbc_wgsl::geometry` (binding numbers, the `DrawParams` uniform, the primitive-assembly
-// formulas); `dxbc-wgsl-gpu`'s tests check the copy against the library.
-//
-// A pass with a geometry shader runs as (`docs/geometry.md` has the design):
-// 1. the assembly kernel (indexed strip draws only): cuts the index list at D3D's restart index
-//    and numbers the primitives;
-// 2. per chunk of the draw, the vertex module (the pass's vertex shader as compute) writes vertex
-//    records, then the geometry module (the geometry shader as compute) writes the output vertices
-//    and restart-indexed output strips;
-// 3. inside the render pass, one draw per chunk over those buffers.
-//
-// `PrimitiveStage::prepare` encodes 1 and 2 into a command encoder before the render pass;
-// `PrimitiveStage::draw` records 3 into it.
+//! The primitive stage: D3D geometry shaders on WebGPU, driven over wgpu (`docs/geometry.md`).
+//!
+//! A pass with a geometry shader runs as:
+//! 1. the assembly kernel (indexed strip draws only): cuts the index list at D3D's restart index
+//!    and numbers the primitives;
+//! 2. per chunk of the draw, the vertex module (the pass's vertex shader as compute) writes vertex
+//!    records, then the geometry module (the geometry shader as compute) writes the output vertices
+//!    and restart-indexed output strips;
+//! 3. inside the render pass, one draw per chunk over those buffers.
+//!
+//! [`PrimitiveStage::prepare`] encodes 1 and 2 into a command encoder before the render pass;
+//! [`PrimitiveStage::draw`] records 3 into it. The bindings, the `DrawParams` uniform, the
+//! topologies and the assembly kernel are the contract's ([`dxbc_wgsl_contract::geometry`],
+//! re-exported here).
 
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Mutex;
 
-/// The bind group of the primitive stage's own buffers in the vertex, geometry and assembly
-/// modules (the D3D resources keep their stage's group: vertex 0, pixel 1, geometry 2).
-pub const SYSTEM_GROUP: u32 = 3;
-/// Binding of `var<uniform> draw: DrawParams` (every module).
-pub const DRAW_PARAMS: u32 = 0;
-/// Binding of the vertex records (`array<vec4<u32>>`: written by the vertex module, read by the
-/// geometry module).
-pub const VERTEX_RECORDS: u32 = 1;
-/// Binding of the index buffer (`array<u32>`, 16-bit indices two per word; vertex module and
-/// assembly kernel).
-pub const INDEX_BUFFER: u32 = 2;
-/// Binding of the output vertices (`array<vec4<u32>>`, written by the geometry module).
-pub const OUTPUT_VERTICES: u32 = 3;
-/// Binding of the restart-indexed output strips (`array<u32>`, written by the geometry module).
-pub const OUTPUT_INDICES: u32 = 4;
-/// Binding of the assembly table (`array<vec4<u32>>`: written by the assembly kernel, read by
-/// the geometry module).
-pub const ASSEMBLY_TABLE: u32 = 5;
-/// Vertex buffer slot `s` is binding `VERTEX_BUFFER_BASE + s` of the vertex module.
-pub const VERTEX_BUFFER_BASE: u32 = 8;
-/// Vertex buffer slots the vertex module can read (`0..MAX_VERTEX_BUFFER_SLOTS`).
-pub const MAX_VERTEX_BUFFER_SLOTS: u32 = 16;
-/// `dcl_maxout` at most (D3D11.3 §13.2).
-pub const MAX_OUTPUT_VERTICES: u32 = 1024;
-/// Input and output registers per vertex at most (D3D11's 32 `v#`/`o#`).
-pub const MAX_REGISTERS: u32 = 32;
-/// The primitive-restart index of the output strips.
-pub const RESTART_INDEX: u32 = 0xFFFF_FFFF;
-/// Invocations per workgroup of every module.
-pub const WORKGROUP_SIZE: u32 = 64;
-/// Words of the `DrawParams` uniform.
-pub const DRAW_PARAMS_WORDS: usize = 32;
-/// Bytes of the `DrawParams` uniform.
-pub const DRAW_PARAMS_SIZE: u64 = 128;
-/// Workgroups in x of one dispatch at most (a larger dispatch spreads over y).
-pub const MAX_WORKGROUPS_X: u32 = 65535;
+pub use dxbc_wgsl_contract::geometry::{
+    dispatch_size, DrawParams, InputPrimitive, OutputTopology, Topology, ASSEMBLY_TABLE, ASSEMBLY_WGSL, DRAW_PARAMS,
+    DRAW_PARAMS_SIZE, DRAW_PARAMS_WORDS, INDEX_BUFFER, MAX_INVOCATIONS, MAX_OUTPUT_VERTICES, MAX_REGISTERS,
+    MAX_VERTEX_BUFFER_SLOTS, MAX_WORKGROUPS_X, OUTPUT_INDICES, OUTPUT_VERTICES, RESTART_INDEX, SYSTEM_GROUP,
+    VERTEX_BUFFER_BASE, VERTEX_RECORDS, WORKGROUP_SIZE,
+};
+use dxbc_wgsl_contract::bindings::{GEOMETRY_GROUP, MAX_GROUPS, PIXEL_GROUP, VERTEX_GROUP};
+use dxbc_wgsl_contract::select::SELECT_GROUP;
+
+/// The draw pipeline's group layouts: the pixel shader's at its group, and with per-primitive
+/// selection the selection uniform's at [`SELECT_GROUP`]; empty layouts before them.
+fn draw_groups<'a>(
+    empty: &'a wgpu::BindGroupLayout,
+    pixel: &'a wgpu::BindGroupLayout,
+    select: Option<&'a wgpu::BindGroupLayout>,
+) -> Vec<Option<&'a wgpu::BindGroupLayout>> {
+    let count = if select.is_some() { SELECT_GROUP + 1 } else { PIXEL_GROUP + 1 };
+    let mut groups = vec![Some(empty); count as usize];
+    groups[PIXEL_GROUP as usize] = Some(pixel);
+    if let Some(select) = select {
+        groups[SELECT_GROUP as usize] = Some(select);
+    }
+    groups
+}
+
 /// Chunks of one draw at most (every chunk has its own buffers, so a draw needing more could not
 /// be held in memory anyway).
 pub const MAX_CHUNKS: u64 = 1 << 16;
-/// Invocations of one dispatch at most: the modules compute their invocation index in 32 bits
-/// over every workgroup of the dispatch, so the dispatch's workgroups must stay below 2^32
-/// invocations.
-pub const MAX_INVOCATIONS: u64 = 1 << 31;
 
-/// A geometry shader's input primitive (`dcl_inputprimitive`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum InputPrimitive {
-    /// `point`: 1 vertex.
-    Point,
-    /// `line`: 2 vertices.
-    Line,
-    /// `triangle`: 3 vertices.
-    Triangle,
-    /// `lineadj`: 4 vertices.
-    LineAdj,
-    /// `triangleadj`: 6 vertices.
-    TriangleAdj,
-    /// `patchN`: N control points (1-32).
-    Patch(u8),
-}
-
-impl InputPrimitive {
-    /// Vertices per primitive.
-    pub const fn vertices(self) -> u32 {
-        match self {
-            InputPrimitive::Point => 1,
-            InputPrimitive::Line => 2,
-            InputPrimitive::Triangle => 3,
-            InputPrimitive::LineAdj => 4,
-            InputPrimitive::TriangleAdj => 6,
-            InputPrimitive::Patch(n) => n as u32,
-        }
-    }
-
-    /// The primitive a draw of D3D11 topology `topology` (`D3D11_PRIMITIVE_TOPOLOGY`) feeds a
-    /// geometry shader; `None` for a number that is no topology D3D11 draws.
-    pub const fn of_topology(topology: u32) -> Option<InputPrimitive> {
-        Some(match topology {
-            1 => InputPrimitive::Point,
-            2 | 3 => InputPrimitive::Line,
-            4 | 5 => InputPrimitive::Triangle,
-            10 | 11 => InputPrimitive::LineAdj,
-            12 | 13 => InputPrimitive::TriangleAdj,
-            33..=64 => InputPrimitive::Patch((topology - 32) as u8),
-            _ => return None,
-        })
-    }
-}
-
-/// A geometry shader's output topology (`dcl_outputtopology`), drawn natively.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum OutputTopology {
-    /// `pointlist`: drawn with `PointList`, one vertex per output slot.
-    PointList,
-    /// `linestrip`: drawn with `LineStrip` over restart-indexed strips.
-    LineStrip,
-    /// `trianglestrip`: drawn with `TriangleStrip` over restart-indexed strips.
-    TriangleStrip,
+/// Distinguishes stage objects, so that a prepared draw reaches only its own stage: each call
+/// returns a new id.
+pub fn next_stage_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// What is fixed about one pass with a geometry shader: its translation's `GeometryInfo` and the
@@ -272,10 +203,8 @@ impl StreamStage {
 /// One D3D11 draw (`Draw[Indexed][Instanced]`) through the primitive stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DrawCall {
-    /// The topology as its D3D11 number (`D3D11_PRIMITIVE_TOPOLOGY`: 1 point list, 2 line list,
-    /// 3 line strip, 4 triangle list, 5 triangle strip, 10-13 the adjacency forms, 33-64 patch
-    /// lists of 1-32 control points).
-    pub topology: u32,
+    /// The topology (`D3D11_PRIMITIVE_TOPOLOGY`).
+    pub topology: Topology,
     /// Vertices (non-indexed) or indices (indexed) per instance.
     pub vertex_count: u32,
     /// Instances (`Draw`/`DrawIndexed`: 1).
@@ -290,47 +219,6 @@ pub struct DrawCall {
     /// An indexed draw: the index format and the byte offset of the index buffer binding
     /// (`IASetIndexBuffer`'s `Offset`, a multiple of the index size).
     pub index: Option<(wgpu::IndexFormat, u64)>,
-}
-
-/// Candidate primitives of `positions` input positions of a draw of D3D11 topology `topology`:
-/// the geometry module runs one invocation per candidate (and GS instance). `None` for an
-/// unknown topology. (The library's `Topology::candidates`.)
-pub const fn candidates(topology: u32, positions: u32) -> Option<u32> {
-    let Some(primitive) = InputPrimitive::of_topology(topology) else { return None };
-    let n = primitive.vertices();
-    Some(match topology {
-        3 | 5 | 11 => positions.saturating_sub(n - 1),
-        13 => positions.saturating_sub(5),
-        _ => positions / n,
-    })
-}
-
-/// The input positions candidate primitives `begin..end` of a draw of `positions` positions
-/// read, as `(first, count)` (the library's `Topology::positions_of`). `None` for an unknown
-/// topology.
-pub const fn positions_of(topology: u32, begin: u32, end: u32, positions: u32) -> Option<(u32, u32)> {
-    let Some(primitive) = InputPrimitive::of_topology(topology) else { return None };
-    if begin >= end {
-        return Some((0, 0));
-    }
-    let n = primitive.vertices() as u64;
-    let (begin, end) = (begin as u64, end as u64);
-    let (first, last) = match topology {
-        3 | 5 | 11 => (begin, end - 1 + n),
-        // A triangle with adjacency reads the previous triangle's first vertex (2i - 2) and up
-        // to 2i + 6.
-        13 => (begin.saturating_sub(2), end - 1 + 7),
-        _ => (begin * n, end * n),
-    };
-    let last = if last < positions as u64 { last } else { positions as u64 };
-    // `count <= positions`; `first` fits 32 bits for every candidate range of the draw.
-    let count = last.saturating_sub(first);
-    Some((if first > u32::MAX as u64 { u32::MAX } else { first as u32 }, count as u32))
-}
-
-/// Whether the index buffer's restart value cuts a draw of this topology (strips only).
-pub const fn is_strip(topology: u32) -> bool {
-    matches!(topology, 3 | 5 | 11 | 13)
 }
 
 /// One part of a draw prepared by its own vertex and geometry dispatches into its own buffers:
@@ -442,19 +330,19 @@ pub fn plan_chunks_with_streams(
 /// [`plan_chunks`] of a description already validated (or sized for stream output: its
 /// `max_vertices` the slots and its `index_stride` the index words per invocation).
 fn plan_sized(desc: &StageDesc, draw: &DrawCall, max_binding_bytes: u64) -> Result<Vec<Chunk>, PrimitiveStageError> {
-    let Some(primitive) = InputPrimitive::of_topology(draw.topology) else {
-        return Err(PrimitiveStageError::UnknownTopology(draw.topology));
-    };
-    if primitive != desc.input_primitive {
+    if Topology::from_number(draw.topology.number()) != Some(draw.topology) {
+        return Err(PrimitiveStageError::UnknownTopology(draw.topology.number()));
+    }
+    if draw.topology.input_primitive() != desc.input_primitive {
         return Err(PrimitiveStageError::TopologyMismatch { topology: draw.topology, expected: desc.input_primitive });
     }
     let positions = draw.vertex_count;
-    let candidates = candidates(draw.topology, positions).unwrap_or(0);
+    let candidates = draw.topology.candidates(positions);
     if candidates == 0 || draw.instance_count == 0 {
         return Ok(Vec::new());
     }
     let range = |instance_begin: u32, instance_count: u32, begin: u32, end: u32| {
-        let (position_begin, position_count) = positions_of(draw.topology, begin, end, positions).unwrap_or((0, 0));
+        let (position_begin, position_count) = draw.topology.positions_of(begin, end, positions);
         Chunk {
             instance_begin,
             instance_count,
@@ -532,111 +420,23 @@ fn plan_sized(desc: &StageDesc, draw: &DrawCall, max_binding_bytes: u64) -> Resu
     Ok(chunks)
 }
 
-/// The uniform every module reads (`struct DrawParams`, 32 words): the draw, and the chunk and
-/// dispatch being prepared. Field for field the library's `dxbc_wgsl::geometry::DrawParams`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct DrawParams {
-    /// Vertices (non-indexed) or indices (indexed) per instance.
-    pub vertex_count: u32,
-    /// `StartVertexLocation` (non-indexed); indexed, the index the binding's byte addresses count
-    /// from (`StartIndexLocation`, or 0 when the binding starts at the draw's first index).
-    pub first_vertex: u32,
-    /// `BaseVertexLocation` as two's-complement bits.
-    pub base_vertex: u32,
-    /// `StartInstanceLocation`.
-    pub first_instance: u32,
-    /// Bytes per index: 0 (non-indexed), 2 or 4.
-    pub index_size: u32,
-    /// Byte offset in the index binding of index `first_vertex`: index `p` of the draw is at byte
-    /// `index_offset + (first_vertex + p) * index_size`, computed without wrapping.
-    pub index_offset: u32,
-    /// The D3D11 topology number.
-    pub topology: u32,
-    /// 1 when the geometry module reads the assembly table (an indexed strip draw).
-    pub use_assembly_table: u32,
-    /// Chunk: first instance.
-    pub instance_begin: u32,
-    /// Chunk: instances.
-    pub instance_count: u32,
-    /// Chunk: first input position.
-    pub position_begin: u32,
-    /// Chunk: input positions per instance.
-    pub position_count: u32,
-    /// Chunk: first candidate primitive.
-    pub primitive_begin: u32,
-    /// Chunk: candidate primitives per instance.
-    pub primitive_count: u32,
-    /// Invocations of the dispatch.
-    pub invocations: u32,
-    /// Workgroups in x of the dispatch.
-    pub workgroups_x: u32,
-    /// Byte offset of vertex buffer slot `s` in its binding, at `[s / 4][s % 4]`.
-    pub vertex_buffer_offsets: [[u32; 4]; 4],
+/// The chunk's fields of the uniform.
+fn with_chunk(mut p: DrawParams, c: &Chunk) -> DrawParams {
+    p.instance_begin = c.instance_begin;
+    p.instance_count = c.instance_count;
+    p.position_begin = c.position_begin;
+    p.position_count = c.position_count;
+    p.primitive_begin = c.primitive_begin;
+    p.primitive_count = c.primitive_count;
+    p
 }
 
-impl DrawParams {
-    /// The uniform's words, in declaration order.
-    pub fn to_words(&self) -> [u32; DRAW_PARAMS_WORDS] {
-        let mut w = [0; DRAW_PARAMS_WORDS];
-        let head = [
-            self.vertex_count,
-            self.first_vertex,
-            self.base_vertex,
-            self.first_instance,
-            self.index_size,
-            self.index_offset,
-            self.topology,
-            self.use_assembly_table,
-            self.instance_begin,
-            self.instance_count,
-            self.position_begin,
-            self.position_count,
-            self.primitive_begin,
-            self.primitive_count,
-            self.invocations,
-            self.workgroups_x,
-        ];
-        w[..16].copy_from_slice(&head);
-        for (i, v) in self.vertex_buffer_offsets.iter().flatten().enumerate() {
-            w[16 + i] = *v;
-        }
-        w
-    }
-
-    /// The uniform's bytes (little-endian words, [`DRAW_PARAMS_SIZE`] bytes).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.to_words().iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
-
-    /// The chunk's fields.
-    fn with_chunk(mut self, c: &Chunk) -> Self {
-        self.instance_begin = c.instance_begin;
-        self.instance_count = c.instance_count;
-        self.position_begin = c.position_begin;
-        self.position_count = c.position_count;
-        self.primitive_begin = c.primitive_begin;
-        self.primitive_count = c.primitive_count;
-        self
-    }
-
-    /// The dispatch's fields; returns the workgroups `(x, y)`.
-    fn with_dispatch(mut self, invocations: u64) -> (Self, [u32; 2]) {
-        let groups = dispatch_size(invocations);
-        self.invocations = invocations as u32;
-        self.workgroups_x = groups[0];
-        (self, groups)
-    }
-}
-
-/// Workgroups `[x, y]` of a dispatch of `invocations` invocations: `x = min(ceil(n / 64), 65535)`,
-/// `y = ceil(ceil(n / 64) / x)` (`[0, 0]` for none).
-pub const fn dispatch_size(invocations: u64) -> [u32; 2] {
-    let groups = invocations.div_ceil(WORKGROUP_SIZE as u64);
-    if groups == 0 {
-        return [0, 0];
-    }
-    let x = if groups < MAX_WORKGROUPS_X as u64 { groups } else { MAX_WORKGROUPS_X as u64 };
-    [x as u32, groups.div_ceil(x) as u32]
+/// The dispatch's fields of the uniform; returns the workgroups `(x, y)`.
+fn with_dispatch(mut p: DrawParams, invocations: u64) -> (DrawParams, [u32; 2]) {
+    let groups = dispatch_size(invocations);
+    p.invocations = invocations as u32;
+    p.workgroups_x = groups[0];
+    (p, groups)
 }
 
 /// Why the primitive stage cannot be built or a draw prepared.
@@ -644,13 +444,14 @@ pub const fn dispatch_size(invocations: u64) -> [u32; 2] {
 pub enum PrimitiveStageError {
     /// The [`StageDesc`] is inconsistent.
     InvalidStage(String),
-    /// The draw's topology number is none D3D11 draws.
+    /// The draw's topology is none D3D11 draws (a patch list of 0 or over 32 control points),
+    /// by its number.
     UnknownTopology(u32),
     /// The draw's topology does not feed the geometry shader's input primitive (D3D11 does not
     /// draw it).
     TopologyMismatch {
         /// The draw's topology.
-        topology: u32,
+        topology: Topology,
         /// The geometry shader's input primitive.
         expected: InputPrimitive,
     },
@@ -700,7 +501,7 @@ impl fmt::Display for PrimitiveStageError {
             PrimitiveStageError::UnknownTopology(t) => write!(f, "topology {t} is no D3D11 primitive topology"),
             PrimitiveStageError::TopologyMismatch { topology, expected } => write!(
                 f,
-                "a draw of topology {topology} does not feed a geometry shader whose input primitive is {expected:?}"
+                "a draw of topology {topology:?} does not feed a geometry shader whose input primitive is {expected:?}"
             ),
             PrimitiveStageError::PrimitiveTooLarge { bytes, limit } => write!(
                 f,
@@ -759,8 +560,6 @@ pub struct PrimitiveStageDescriptor<'a> {
     pub geometry: ShaderEntry<'a>,
     /// The layout of its resources (bind group 2); `None` when it binds none.
     pub geometry_layout: Option<&'a wgpu::BindGroupLayout>,
-    /// The assembly kernel's WGSL (`dxbc_wgsl::geometry::ASSEMBLY_WGSL`, entry point `main`).
-    pub assembly_wgsl: &'a str,
     /// The pass-through render vertex shader (`dxbc_wgsl::geometry_draw_vertex_shader`).
     pub draw_vertex: ShaderEntry<'a>,
     /// The pixel shader; `None` draws without one (depth only).
@@ -1049,7 +848,7 @@ impl PrimitiveStage {
             entries: &[],
         });
 
-        let compute = |name: &str, groups: [&wgpu::BindGroupLayout; 4], shader: ShaderEntry<'_>| {
+        let compute = |name: &str, groups: [&wgpu::BindGroupLayout; MAX_GROUPS as usize], shader: ShaderEntry<'_>| {
             let groups = groups.map(Some);
             let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(&named(name)),
@@ -1065,20 +864,34 @@ impl PrimitiveStage {
                 cache: None,
             })
         };
+        // A compute module's four groups: its stage's resources at the stage's group, the
+        // stage's own buffers at SYSTEM_GROUP, empty layouts elsewhere.
+        fn groups_of<'a>(
+            empty: &'a wgpu::BindGroupLayout,
+            own: Option<(u32, &'a wgpu::BindGroupLayout)>,
+            system: &'a wgpu::BindGroupLayout,
+        ) -> [&'a wgpu::BindGroupLayout; MAX_GROUPS as usize] {
+            let mut groups = [empty; MAX_GROUPS as usize];
+            if let Some((group, layout)) = own {
+                groups[group as usize] = layout;
+            }
+            groups[SYSTEM_GROUP as usize] = system;
+            groups
+        }
         let vertex =
-            compute("vertex pipeline", [d.vertex_layout.unwrap_or(&empty), &empty, &empty, &vertex_system], d.vertex);
+            compute("vertex pipeline", groups_of(&empty, d.vertex_layout.map(|l| (VERTEX_GROUP, l)), &vertex_system), d.vertex);
         let geometry = compute(
             "geometry pipeline",
-            [&empty, &empty, d.geometry_layout.unwrap_or(&empty), &geometry_system],
+            groups_of(&empty, d.geometry_layout.map(|l| (GEOMETRY_GROUP, l)), &geometry_system),
             d.geometry,
         );
         let assembly_module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(&named("assembly kernel")),
-            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(d.assembly_wgsl)),
+            source: wgpu::ShaderSource::Wgsl(Cow::Borrowed(ASSEMBLY_WGSL)),
         });
         let assembly = compute(
             "assembly pipeline",
-            [&empty, &empty, &empty, &assembly_system],
+            groups_of(&empty, None, &assembly_system),
             ShaderEntry { module: &assembly_module, entry_point: "main" },
         );
 
@@ -1086,10 +899,7 @@ impl PrimitiveStage {
             let pixel_layout = d.fragment.and_then(|f| f.layout).unwrap_or(&empty);
             let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(&named("draw pipeline")),
-                bind_group_layouts: &match select_layout {
-                    None => vec![Some(&empty), Some(pixel_layout)],
-                    Some(select) => vec![Some(&empty), Some(pixel_layout), Some(&empty), Some(select)],
-                },
+                bind_group_layouts: &draw_groups(&empty, pixel_layout, select_layout),
                 immediate_size: 0,
             });
             let attributes: Vec<wgpu::VertexAttribute> = (0..desc.output_registers)
@@ -1308,7 +1118,7 @@ impl PrimitiveStage {
             first_vertex: draw.first_vertex,
             base_vertex: draw.base_vertex as u32,
             first_instance: draw.first_instance,
-            topology: draw.topology,
+            topology: draw.topology.number(),
             ..Default::default()
         };
         let storage_align = u64::from(limits.min_storage_buffer_offset_alignment);
@@ -1377,7 +1187,7 @@ impl PrimitiveStage {
         for (slot, w) in &vertex_windows {
             params.vertex_buffer_offsets[*slot as usize / 4][*slot as usize % 4] = w.inner as u32;
         }
-        let assembled = draw.index.is_some() && is_strip(draw.topology) && !chunks.is_empty();
+        let assembled = draw.index.is_some() && draw.topology.is_strip() && !chunks.is_empty();
         params.use_assembly_table = u32::from(assembled);
         let table_bytes = if assembled { u64::from(draw.vertex_count) * 16 } else { 16 };
         if table_bytes > device_max {
@@ -1395,9 +1205,9 @@ impl PrimitiveStage {
             uniforms.push(DrawParams { invocations: WORKGROUP_SIZE, workgroups_x: 1, ..params });
         }
         for c in &chunks {
-            let p = params.with_chunk(c);
-            let (v, vg) = p.with_dispatch(c.vertex_invocations());
-            let (g, gg) = p.with_dispatch(c.geometry_invocations(desc));
+            let p = with_chunk(params, c);
+            let (v, vg) = with_dispatch(p, c.vertex_invocations());
+            let (g, gg) = with_dispatch(p, c.geometry_invocations(desc));
             dispatches.push((uniforms.len(), vg));
             uniforms.push(v);
             dispatches.push((uniforms.len(), gg));
@@ -1443,7 +1253,7 @@ impl PrimitiveStage {
                 ],
             });
             pass.set_pipeline(&self.assembly);
-            for g in 0..3 {
+            for g in (0..MAX_GROUPS).filter(|&g| g != SYSTEM_GROUP) {
                 pass.set_bind_group(g, &self.empty_group, &[]);
             }
             pass.set_bind_group(SYSTEM_GROUP, &group, &[]);
@@ -1494,14 +1304,14 @@ impl PrimitiveStage {
                 ],
             });
             pass.set_pipeline(&self.vertex);
-            pass.set_bind_group(0, vertex_group.unwrap_or(&self.empty_group), &[]);
-            pass.set_bind_group(1, &self.empty_group, &[]);
-            pass.set_bind_group(2, &self.empty_group, &[]);
+            pass.set_bind_group(VERTEX_GROUP, vertex_group.unwrap_or(&self.empty_group), &[]);
+            pass.set_bind_group(PIXEL_GROUP, &self.empty_group, &[]);
+            pass.set_bind_group(GEOMETRY_GROUP, &self.empty_group, &[]);
             pass.set_bind_group(SYSTEM_GROUP, &vertex_system, &[]);
             pass.dispatch_workgroups(vgroups[0], vgroups[1], 1);
             pass.set_pipeline(&self.geometry);
-            pass.set_bind_group(0, &self.empty_group, &[]);
-            pass.set_bind_group(2, geometry_group.unwrap_or(&self.empty_group), &[]);
+            pass.set_bind_group(VERTEX_GROUP, &self.empty_group, &[]);
+            pass.set_bind_group(GEOMETRY_GROUP, geometry_group.unwrap_or(&self.empty_group), &[]);
             pass.set_bind_group(SYSTEM_GROUP, &geometry_system, &[]);
             pass.dispatch_workgroups(ggroups[0], ggroups[1], 1);
             prepared.push(PreparedChunk {
@@ -1532,8 +1342,8 @@ impl PrimitiveStage {
             return;
         }
         pass.set_pipeline(render);
-        pass.set_bind_group(0, &self.empty_group, &[]);
-        pass.set_bind_group(1, pixel_group.unwrap_or(&self.empty_group), &[]);
+        pass.set_bind_group(VERTEX_GROUP, &self.empty_group, &[]);
+        pass.set_bind_group(PIXEL_GROUP, pixel_group.unwrap_or(&self.empty_group), &[]);
         let vertex_bytes = self.desc.output_vertex_bytes();
         for c in &prepared.chunks {
             if c.vertex_count == 0 {
@@ -1554,6 +1364,264 @@ impl PrimitiveStage {
                 Some(_) => {}
                 None => pass.draw(0..c.vertex_count, 0..1),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(number: u32) -> Topology {
+        Topology::from_number(number).expect("topology")
+    }
+
+    /// The positions candidate `j` may read (docs/geometry.md's table, for any strip start an
+    /// index buffer's restarts may give it), clipped to the draw: an inclusive range.
+    fn reads(topology: u32, j: u32, positions: u32) -> (u32, u32) {
+        let n = t(topology).input_primitive().vertices();
+        let (lo, hi) = match topology {
+            3 | 5 | 11 => (j, j + n - 1),
+            // b - 2 (the previous triangle's first vertex) up to b + 6.
+            13 => (j.saturating_sub(2), j + 6),
+            _ => (n * j, n * j + n - 1),
+        };
+        (lo, hi.min(positions - 1))
+    }
+
+    const TOPOLOGIES: [u32; 14] = [1, 2, 3, 4, 5, 10, 11, 12, 13, 33, 34, 35, 37, 64];
+
+    fn stage(topology: u32, input_registers: u32, output_registers: u32, max_vertices: u32, gs: u32) -> StageDesc {
+        StageDesc {
+            input_primitive: t(topology).input_primitive(),
+            input_registers,
+            output_registers,
+            max_vertices,
+            gs_instances: gs,
+            index_stride: 2 * max_vertices + 1,
+            output: Some(OutputTopology::TriangleStrip),
+            vertex_slots: Cow::Borrowed(&[0]),
+        }
+    }
+
+    fn draw(topology: u32, vertex_count: u32, instance_count: u32) -> DrawCall {
+        DrawCall {
+            topology: t(topology),
+            vertex_count,
+            instance_count,
+            first_vertex: 0,
+            base_vertex: 0,
+            first_instance: 0,
+            index: None,
+        }
+    }
+
+    /// Checks a plan against D3D's order and the limits, with sizes computed here.
+    fn check_plan(desc: &StageDesc, d: &DrawCall, limit: u64, chunks: &[Chunk]) {
+        let positions = d.vertex_count;
+        let c = d.topology.candidates(positions);
+        let mut expected = (0..d.instance_count).flat_map(|i| (0..c).map(move |j| (i, j)));
+        for chunk in chunks {
+            let vertex_bytes = u64::from(desc.output_registers.max(1)) * 16;
+            let invocations =
+                u64::from(chunk.instance_count) * u64::from(chunk.primitive_count) * u64::from(desc.gs_instances);
+            let records = u64::from(chunk.instance_count) * u64::from(chunk.position_count);
+            assert!(records * u64::from(desc.input_registers) * 16 <= limit, "records of {chunk:?} over {limit}");
+            assert!(invocations * u64::from(desc.max_vertices) * vertex_bytes <= limit, "vertices of {chunk:?}");
+            assert!(invocations * u64::from(desc.index_stride) * 4 <= limit, "indices of {chunk:?}");
+            assert!(chunk.instance_count > 0 && chunk.primitive_count > 0, "empty chunk {chunk:?}");
+            assert!(chunk.primitive_begin + chunk.primitive_count <= c);
+            assert!(chunk.position_begin + chunk.position_count <= positions, "{chunk:?} past the draw");
+            for i in chunk.instance_begin..chunk.instance_begin + chunk.instance_count {
+                for j in chunk.primitive_begin..chunk.primitive_begin + chunk.primitive_count {
+                    assert_eq!(expected.next(), Some((i, j)), "order, in {chunk:?}");
+                    let (lo, hi) = reads(d.topology.number(), j, positions);
+                    assert!(
+                        lo >= chunk.position_begin && hi < chunk.position_begin + chunk.position_count,
+                        "candidate {j} reads {lo}..={hi}, outside the records of {chunk:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(expected.next(), None, "candidates left uncovered");
+    }
+
+    #[test]
+    fn chunks_cover_every_candidate_once_in_order_within_the_limits() {
+        let mut plans = 0;
+        let mut split_instances = 0;
+        let mut too_large = 0;
+        for topology in TOPOLOGIES {
+            for positions in [0, 1, 2, 3, 5, 6, 7, 8, 9, 12, 13, 17] {
+                for instances in 0..=3 {
+                    for (max_vertices, gs) in [(1, 1), (3, 1), (2, 2), (4, 3)] {
+                        for input_registers in [0, 1, 3] {
+                            let desc = stage(topology, input_registers, 2, max_vertices, gs);
+                            let d = draw(topology, positions, instances);
+                            for limit in (0..=1400).step_by(44) {
+                                match plan_chunks(&desc, &d, limit) {
+                                    Ok(chunks) => {
+                                        check_plan(&desc, &d, limit, &chunks);
+                                        plans += 1;
+                                        if chunks.iter().any(|c| {
+                                            c.instance_count == 1
+                                                && c.primitive_count < t(topology).candidates(positions)
+                                        }) {
+                                            split_instances += 1;
+                                        }
+                                    }
+                                    Err(PrimitiveStageError::PrimitiveTooLarge { bytes, limit: l }) => {
+                                        assert_eq!(l, limit);
+                                        assert!(bytes > limit);
+                                        // Some single candidate indeed does not fit.
+                                        let c = t(topology).candidates(positions);
+                                        let single = (0..c).any(|j| {
+                                            let (pb, pc) = t(topology).positions_of(j, j + 1, positions);
+                                            let chunk = Chunk {
+                                                instance_begin: 0,
+                                                instance_count: 1,
+                                                primitive_begin: j,
+                                                primitive_count: 1,
+                                                position_begin: pb,
+                                                position_count: pc,
+                                            };
+                                            !chunk.fits(&desc, limit)
+                                        });
+                                        assert!(single, "{topology} {positions} {limit}: refused a draw that splits");
+                                        too_large += 1;
+                                    }
+                                    Err(e) => panic!("{topology} {positions} {instances}: {e}"),
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The loops reach every branch.
+        assert!(plans > 10_000 && split_instances > 1000 && too_large > 1000, "{plans} {split_instances} {too_large}");
+    }
+
+    #[test]
+    fn whole_instances_share_a_chunk_when_they_fit() {
+        let desc = stage(4, 2, 2, 3, 1);
+        // 10 triangles: records 30 × 32 = 960 bytes; vertices 30 × 32 = 960; indices 10 × 7 × 4.
+        let d = draw(4, 30, 5);
+        let chunks = plan_chunks(&desc, &d, 4 * 960).unwrap();
+        assert_eq!(chunks.iter().map(|c| (c.instance_begin, c.instance_count)).collect::<Vec<_>>(), [(0, 4), (4, 1)]);
+        assert_eq!(plan_chunks(&desc, &d, 1 << 27).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_million_triangles_split_into_chunks_within_128_mib() {
+        const LIMIT: u64 = 128 << 20;
+        // A pass-through GS: 2 registers in and out, 3 vertices per triangle.
+        let desc = stage(4, 2, 2, 3, 1);
+        let d = draw(4, 3_000_000, 1);
+        let chunks = plan_chunks(&desc, &d, LIMIT).unwrap();
+        assert_eq!(chunks.len(), 1, "96 MB of records and of vertices fit one chunk");
+        check_plan(&desc, &d, LIMIT, &chunks);
+        // Four instances: one per chunk.
+        let d4 = draw(4, 3_000_000, 4);
+        let chunks = plan_chunks(&desc, &d4, LIMIT).unwrap();
+        assert_eq!(chunks.len(), 4);
+        check_plan(&desc, &d4, LIMIT, &chunks);
+        // An expanding GS (12 vertices of 4 registers per triangle: 768 MB): ranges of one instance.
+        let big = stage(4, 2, 4, 12, 1);
+        let chunks = plan_chunks(&big, &d, LIMIT).unwrap();
+        assert_eq!(chunks.len(), 6, "{}", chunks.len());
+        assert!(chunks.iter().all(|c| c.output_vertex_bytes(&big) <= LIMIT));
+        check_plan(&big, &d, LIMIT, &chunks);
+        // A million-triangle strip through 2 GS instances, split the same way.
+        let strip = stage(5, 2, 4, 12, 2);
+        let ds = draw(5, 1_000_002, 2);
+        let chunks = plan_chunks(&strip, &ds, LIMIT).unwrap();
+        assert!(chunks.len() >= 2 * 12, "{}", chunks.len());
+        check_plan(&strip, &ds, LIMIT, &chunks);
+        // Consecutive chunks of a strip share the positions between them.
+        assert_eq!(chunks[1].position_begin, chunks[0].primitive_begin + chunks[0].primitive_count);
+        assert_eq!(chunks[0].position_count, chunks[0].primitive_count + 2);
+    }
+
+    #[test]
+    fn bad_draws_are_errors() {
+        let desc = stage(4, 2, 2, 3, 1);
+        let patch0 = DrawCall { topology: Topology::PatchList(0), ..draw(4, 3, 1) };
+        assert_eq!(plan_chunks(&desc, &patch0, 1 << 20), Err(PrimitiveStageError::UnknownTopology(32)));
+        assert_eq!(
+            plan_chunks(&desc, &draw(2, 4, 1), 1 << 20),
+            Err(PrimitiveStageError::TopologyMismatch { topology: Topology::LineList, expected: InputPrimitive::Triangle })
+        );
+        // A 3-point patch list is not a triangle list.
+        assert!(matches!(
+            plan_chunks(&desc, &draw(35, 3, 1), 1 << 20),
+            Err(PrimitiveStageError::TopologyMismatch { .. })
+        ));
+        assert!(matches!(plan_chunks(&desc, &draw(4, 3, 1), 95), Err(PrimitiveStageError::PrimitiveTooLarge { .. })));
+        let mut bad = desc.clone();
+        bad.max_vertices = 0;
+        assert!(matches!(plan_chunks(&bad, &draw(4, 3, 1), 1 << 20), Err(PrimitiveStageError::InvalidStage(_))));
+        let mut bad = desc.clone();
+        bad.index_stride = 0;
+        assert!(matches!(bad.validate(), Err(PrimitiveStageError::InvalidStage(_))));
+        // Fields past D3D's limits, or a stride that does not fit the emits and cuts, are
+        // refused before any size is computed from them (in a debug build the products
+        // overflowed: a panic).
+        let huge = |f: fn(&mut StageDesc)| {
+            let mut d = stage(4, 2, 2, 3, 1);
+            f(&mut d);
+            plan_chunks(&d, &draw(4, u32::MAX, u32::MAX), 128 << 20)
+        };
+        let refusals = [
+            huge(|d| {
+                d.max_vertices = u32::MAX;
+                d.index_stride = 1;
+            }),
+            huge(|d| {
+                d.max_vertices = 1025;
+                d.index_stride = 2051;
+            }),
+            huge(|d| d.output_registers = u32::MAX),
+            huge(|d| d.input_registers = 1 << 30),
+            huge(|d| d.index_stride = u32::MAX),
+            huge(|d| d.index_stride = 6),
+        ];
+        for r in refusals {
+            assert!(matches!(r, Err(PrimitiveStageError::InvalidStage(_))), "{r:?}");
+        }
+        let mut bad = desc;
+        bad.vertex_slots = Cow::Owned(vec![16]);
+        assert!(matches!(bad.validate(), Err(PrimitiveStageError::InvalidStage(_))));
+        assert!(!PrimitiveStageError::UnknownTopology(6).to_string().is_empty());
+        // Every candidate range of u32::MAX instances: refused, not allocated.
+        assert!(matches!(
+            plan_chunks(&stage(4, 2, 2, 3, 1), &draw(4, 3_000_000, u32::MAX), 128 << 20),
+            Err(PrimitiveStageError::TooManyChunks { .. })
+        ));
+        assert!(matches!(
+            plan_chunks(&stage(4, 2, 2, 3, 1), &draw(4, u32::MAX, 100), 128 << 20),
+            Err(PrimitiveStageError::TooManyChunks { .. })
+        ));
+        // A point list of u32::MAX points in one instance: about 1000 ranges.
+        let points = stage(1, 1, 1, 1, 1);
+        let chunks = plan_chunks(&points, &draw(1, u32::MAX, 1), 128 << 20).unwrap();
+        assert_eq!(chunks.iter().map(|c| u64::from(c.primitive_count)).sum::<u64>(), u64::from(u32::MAX));
+    }
+
+    #[test]
+    fn dispatches_spread_over_y_past_65535_workgroups() {
+        assert_eq!(dispatch_size(0), [0, 0]);
+        assert_eq!(dispatch_size(1), [1, 1]);
+        assert_eq!(dispatch_size(64), [1, 1]);
+        assert_eq!(dispatch_size(65), [2, 1]);
+        assert_eq!(dispatch_size(64 * 65535), [65535, 1]);
+        assert_eq!(dispatch_size(64 * 65535 + 1), [65535, 2]);
+        for n in [1u64, 100, 1 << 22, 64 * 65535 * 3 + 7, MAX_INVOCATIONS] {
+            let [x, y] = dispatch_size(n);
+            let groups = n.div_ceil(64);
+            assert!(u64::from(x) * u64::from(y) >= groups && u64::from(x) * u64::from(y - 1) < groups, "{n}");
+            // Every invocation index of the dispatch fits 32 bits.
+            assert!(u64::from(x) * u64::from(y) * 64 <= 1 << 32, "{n}");
         }
     }
 }

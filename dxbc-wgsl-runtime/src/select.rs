@@ -1,10 +1,9 @@
-// Per-primitive selection (docs/per-primitive.md): the draws of a pass whose vertex or geometry
-// stage writes SV_RenderTargetArrayIndex, SV_ViewportArrayIndex or a cull flag. std and wgpu
-// only: generated code embeds this file verbatim; `dxbc-wgsl-gpu` compiles it as
-// `dxbc_wgsl_gpu::select`.
+//! Per-primitive selection (`docs/per-primitive.md`): the draws of a pass whose vertex or
+//! geometry stage writes SV_RenderTargetArrayIndex, SV_ViewportArrayIndex or a cull flag, one per
+//! render-target layer and viewport, each with its [`SelectParams`] at the contract's
+//! [`SELECT_GROUP`] and [`SELECT_BINDING`].
 
-/// The bind group of the selection uniform in the render pipeline (`dxbc_wgsl::select::SELECT_GROUP`).
-pub const SELECT_GROUP: u32 = 3;
+pub use dxbc_wgsl_contract::select::{SelectParams, SELECT_BINDING, SELECT_GROUP, SELECT_PARAMS_SIZE};
 
 /// Bytes of one draw's uniform slot (a multiple of every adapter's
 /// `min_uniform_buffer_offset_alignment`, which WebGPU caps at 256).
@@ -44,12 +43,12 @@ impl Selection {
     /// a dynamic offset): group [`SELECT_GROUP`] of the pass's render pipeline layout.
     pub fn layout_descriptor_entries() -> [wgpu::BindGroupLayoutEntry; 1] {
         [wgpu::BindGroupLayoutEntry {
-            binding: 0,
+            binding: SELECT_BINDING,
             visibility: wgpu::ShaderStages::FRAGMENT,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
                 has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(16),
+                min_binding_size: wgpu::BufferSize::new(SELECT_PARAMS_SIZE),
             },
             count: None,
         }]
@@ -82,9 +81,8 @@ impl Selection {
         for layer in 0..layers {
             for viewport in 0..viewports {
                 let at = ((layer * viewports + viewport) as u64 * SELECT_SLOT) as usize;
-                for (i, w) in [layer, layers, viewport, viewports].iter().enumerate() {
-                    bytes[at + 4 * i..at + 4 * i + 4].copy_from_slice(&w.to_le_bytes());
-                }
+                let params = SelectParams { layer, layer_count: layers, viewport, viewport_count: viewports };
+                bytes[at..at + SELECT_PARAMS_SIZE as usize].copy_from_slice(&params.to_bytes());
             }
         }
         buffer
@@ -96,11 +94,11 @@ impl Selection {
             label: Some("per-primitive selection"),
             layout: &layout,
             entries: &[wgpu::BindGroupEntry {
-                binding: 0,
+                binding: SELECT_BINDING,
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer: &buffer,
                     offset: 0,
-                    size: wgpu::BufferSize::new(16),
+                    size: wgpu::BufferSize::new(SELECT_PARAMS_SIZE),
                 }),
             }],
         });
