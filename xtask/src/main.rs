@@ -164,10 +164,8 @@ fn setup(dry_run: bool) -> Result<(), ()> {
     for note in &plan.notes {
         say(note);
     }
-    if !plan.problems.is_empty() {
-        for problem in &plan.problems {
-            error(problem);
-        }
+    if let Some(failure) = plan.failure() {
+        error(&failure);
         return Err(());
     }
     let Plan { apt, npm_ci, .. } = plan;

@@ -188,23 +188,27 @@ pub fn apt_commands(route: Route, packages: &[&str]) -> Vec<Vec<String>> {
     vec![update, install]
 }
 
-/// What to tell a user when `packages` cannot be installed here: `reason`, the packages and the
-/// command, and what each is for.
+/// What to tell a user when `packages` cannot be installed here: `reason`, the command that
+/// installs them, and per package what it is for and the alternatives.
 pub fn cannot_install_message(packages: &[&str], reason: &str) -> String {
-    let mut text = format!("cannot install {}: {reason}.\nInstall them yourself:\n", packages.join(" "));
-    text.push_str(&format!("    sudo apt-get install -y --no-install-recommends {}\n", packages.join(" ")));
-    text.push_str("(on other systems, their equivalents:");
+    let list = packages.join(" ");
+    let mut text = format!("cannot install {list}: {reason}.\nInstall them yourself (Debian/Ubuntu):\n");
+    text.push_str(&format!("    sudo apt-get update && sudo apt-get install -y --no-install-recommends {list}\n"));
     for p in packages {
         text.push_str(match *p {
-            MESA_PACKAGE => " Mesa's lavapipe Vulkan driver, or any working Vulkan driver;",
-            CHROMIUM_PACKAGE => " Chromium at /usr/bin/chromium, or DXBC_WGSL_CHROMIUM=PATH;",
+            MESA_PACKAGE => {
+                "  mesa-vulkan-drivers: lavapipe, the CPU Vulkan driver the GPU tests and the browser gate draw on \
+                 (elsewhere: Mesa's lavapipe or another Vulkan driver; DXBC_WGSL_SKIP_GPU=1 with \
+                 DXBC_WGSL_SKIP_BROWSER=1 skips those tests instead)\n"
+            }
+            CHROMIUM_PACKAGE => {
+                "  chromium: /usr/bin/chromium, which the browser gate launches (elsewhere: \
+                 DXBC_WGSL_CHROMIUM=PATH names another Chromium; DXBC_WGSL_SKIP_BROWSER=1 skips the gate instead)\n"
+            }
             _ => "",
         });
     }
-    text.push_str(
-        " or opt out: DXBC_WGSL_SKIP_GPU=1 with DXBC_WGSL_SKIP_BROWSER=1 drops lavapipe, \
-         DXBC_WGSL_SKIP_BROWSER=1 drops Chromium)",
-    );
+    text.pop();
     text
 }
 
@@ -320,6 +324,14 @@ pub struct Plan {
     pub npm_ci: Vec<(String, String)>,
     /// What stops the set-up; when not empty, nothing is installed and the command fails.
     pub problems: Vec<String>,
+}
+
+impl Plan {
+    /// The message that stops the set-up (every problem, a paragraph each), `None` when it can go
+    /// on. With `Some`, `cargo xtask setup` and `test` print it, install nothing and exit 1.
+    pub fn failure(&self) -> Option<String> {
+        (!self.problems.is_empty()).then(|| self.problems.join("\n"))
+    }
 }
 
 /// The whole plan for `opts` on a machine probed as `probe`.
@@ -619,15 +631,22 @@ mod tests {
         let p = plan(&Opts::default(), &probe);
         assert_eq!(p.apt, None);
         assert_eq!(p.problems.len(), 1);
-        let message = &p.problems[0];
-        assert!(message.starts_with(
-            "cannot install mesa-vulkan-drivers chromium: not root, and `sudo -n` (passwordless sudo) does not work.\n"
-        ));
-        assert!(
-            message.contains("\n    sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers chromium\n")
+        // The whole message, as printed before exiting with status 1.
+        assert_eq!(
+            p.failure(),
+            Some(
+                "cannot install mesa-vulkan-drivers chromium: not root, and `sudo -n` (passwordless sudo) does not \
+                 work.\n\
+                 Install them yourself (Debian/Ubuntu):\n    \
+                 sudo apt-get update && sudo apt-get install -y --no-install-recommends mesa-vulkan-drivers chromium\n  \
+                 mesa-vulkan-drivers: lavapipe, the CPU Vulkan driver the GPU tests and the browser gate draw on \
+                 (elsewhere: Mesa's lavapipe or another Vulkan driver; DXBC_WGSL_SKIP_GPU=1 with \
+                 DXBC_WGSL_SKIP_BROWSER=1 skips those tests instead)\n  \
+                 chromium: /usr/bin/chromium, which the browser gate launches (elsewhere: DXBC_WGSL_CHROMIUM=PATH \
+                 names another Chromium; DXBC_WGSL_SKIP_BROWSER=1 skips the gate instead)"
+                    .to_string()
+            )
         );
-        // Non-zero: main exits 1 whenever problems is not empty.
-        assert!(!p.problems.is_empty());
 
         probe.apt_get = false;
         probe.chromium_found = true;
@@ -664,6 +683,7 @@ mod tests {
         // Not needed when both npm folders are skipped.
         let p = plan(&Opts { skip_tint: true, skip_browser: true, ..Opts::default() }, &probe);
         assert!(p.problems.is_empty());
+        assert_eq!(p.failure(), None);
         // Needed for one.
         let p = plan(&Opts { skip_tint: true, ..Opts::default() }, &probe);
         assert_eq!(p.problems.len(), 1);
