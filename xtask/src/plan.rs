@@ -310,7 +310,12 @@ pub fn npm_action(folder: &NpmFolder) -> NpmAction {
             if differ.is_empty() { "versions".to_string() } else { differ.join(", ") }
         ));
     }
-    NpmAction::Skip(format!("{}/node_modules matches package-lock.json ({} packages)", folder.dir, wanted.len()))
+    NpmAction::Skip(format!(
+        "{}/node_modules matches package-lock.json ({} {})",
+        folder.dir,
+        wanted.len(),
+        if wanted.len() == 1 { "package" } else { "packages" }
+    ))
 }
 
 /// The set-up to carry out.
