@@ -26,11 +26,11 @@ use crate::effect::states::{PassStates, RenderTargetBlend, StencilFace};
 use crate::effect::{PassKind, Stage};
 use crate::plan::{GroupEntry, PipelinePlan, VariantPlan, VertexLayout};
 use dxbc_wgsl::geometry::OutputTopology;
+use dxbc_wgsl::{ResourceKind, TextureSample, ViewDimension};
 use dxbc_wgsl_contract::bindings::{GEOMETRY_GROUP, PIXEL_GROUP, VERTEX_GROUP};
 use dxbc_wgsl_contract::geometry::SYSTEM_GROUP;
 use dxbc_wgsl_contract::select::{SELECT_BINDING, SELECT_GROUP, SELECT_PARAMS_SIZE};
 use dxbc_wgsl_contract::stream_output as so;
-use dxbc_wgsl::{ResourceKind, TextureSample, ViewDimension};
 
 /// The value of [`EffectArtifact::schema`]: the artifact format and its major version. A reader
 /// refuses another value; additions that old readers may ignore keep the version.
@@ -1457,7 +1457,9 @@ fn stream_output_entries() -> Vec<BindGroupLayoutEntry> {
         system_entry(so::SO_SCRATCH, "storage", 0, "so-scratch"),
         system_entry(so::SO_STATE, "storage", 0, "so-state"),
     ];
-    entries.extend((0..so::SO_SLOTS).map(|s| system_entry(so::SO_TARGET_BASE + s, "storage", 0, &format!("so-target-{s}"))));
+    entries.extend(
+        (0..so::SO_SLOTS).map(|s| system_entry(so::SO_TARGET_BASE + s, "storage", 0, &format!("so-target-{s}"))),
+    );
     entries
 }
 

@@ -166,7 +166,9 @@ fn geometry_passes_golden() {
     }
     // The runtime is the runtime crate's: named once, none of it in the module.
     assert_eq!(code.matches("::dxbc_wgsl_runtime::primitive_stage").count(), 1);
-    for runtime_item in ["pub struct DrawCall", "impl PrimitiveStage", "pub enum PrimitiveStageError", "r#\"// The assembly"] {
+    for runtime_item in
+        ["pub struct DrawCall", "impl PrimitiveStage", "pub enum PrimitiveStageError", "r#\"// The assembly"]
+    {
         assert!(!code.contains(runtime_item), "the module holds the runtime's `{runtime_item}`");
     }
     // The render pass keeps the render API; the geometry passes' resources are their own.

@@ -100,8 +100,12 @@ mod tests {
     /// The classes' ranges tile one space exactly, and the counters follow the last space.
     #[test]
     fn ranges_tile_a_space() {
-        let classes =
-            [BindingClass::ConstantBuffer, BindingClass::Sampler, BindingClass::ShaderResource, BindingClass::UnorderedAccess];
+        let classes = [
+            BindingClass::ConstantBuffer,
+            BindingClass::Sampler,
+            BindingClass::ShaderResource,
+            BindingClass::UnorderedAccess,
+        ];
         let mut end = 0;
         for c in classes {
             assert!(c.base() >= end, "{c:?} overlaps the class before it");

@@ -360,7 +360,12 @@ mod tests {
 
     #[test]
     fn draw_params_words_follow_declaration_order() {
-        let p = DrawParams { vertex_count: 7, workgroups_x: 9, vertex_buffer_offsets: [[0, 5, 0, 0]; 4], ..DrawParams::default() };
+        let p = DrawParams {
+            vertex_count: 7,
+            workgroups_x: 9,
+            vertex_buffer_offsets: [[0, 5, 0, 0]; 4],
+            ..DrawParams::default()
+        };
         let w = p.to_words();
         assert_eq!((w[0], w[15], w[17], w[16]), (7, 9, 5, 0));
         assert_eq!(p.to_bytes().len() as u64, DRAW_PARAMS_SIZE);

@@ -14,7 +14,11 @@ fn parse(name: &str, source: &str) -> naga::Module {
 
 /// `(member name, offset)` of the WGSL struct `name` of `module`, and its size.
 fn wgsl_struct(module: &naga::Module, name: &str) -> (Vec<(String, u32)>, u32) {
-    let (_, ty) = module.types.iter().find(|(_, t)| t.name.as_deref() == Some(name)).unwrap_or_else(|| panic!("no struct {name}"));
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no struct {name}"));
     match &ty.inner {
         naga::TypeInner::Struct { members, span } => {
             (members.iter().map(|m| (m.name.clone().unwrap_or_default(), m.offset)).collect(), *span)
@@ -31,9 +35,23 @@ macro_rules! rust_offsets {
 
 fn draw_params_rust() -> (Vec<(String, u32)>, u32) {
     rust_offsets!(DrawParams {
-        vertex_count, first_vertex, base_vertex, first_instance, index_size, index_offset, topology,
-        use_assembly_table, instance_begin, instance_count, position_begin, position_count, primitive_begin,
-        primitive_count, invocations, workgroups_x, vertex_buffer_offsets,
+        vertex_count,
+        first_vertex,
+        base_vertex,
+        first_instance,
+        index_size,
+        index_offset,
+        topology,
+        use_assembly_table,
+        instance_begin,
+        instance_count,
+        position_begin,
+        position_count,
+        primitive_begin,
+        primitive_count,
+        invocations,
+        workgroups_x,
+        vertex_buffer_offsets,
     })
 }
 
@@ -41,35 +59,73 @@ fn draw_params_rust() -> (Vec<(String, u32)>, u32) {
 fn sources() -> Vec<(&'static str, String, Vec<(&'static str, u32, u32)>)> {
     use geo::SYSTEM_GROUP as S;
     let mut vertex_pull = geo::VERTEX_PULL_WGSL.to_string();
-    // The translator completes it per shader (its vertex buffers and entry point).
-    vertex_pull.push_str("\n@compute @workgroup_size(1) fn main() {}\n");
+    // The translator completes it per shader: its vertex buffers, their accessors and the entry
+    // point (a shader that reads no vertex buffer gets these).
+    vertex_pull.push_str(
+        "\nfn vs_word(slot: u32, w: u32) -> u32 { return 0u; }\n\
+         fn vs_bytes(slot: u32) -> u32 { return 0u; }\n\
+         @compute @workgroup_size(1) fn main() {}\n",
+    );
     let mut streams = geo::GEOMETRY_WGSL.to_string();
     streams.push_str(geo::GEOMETRY_STREAMS_WGSL);
     vec![
-        ("assembly.wgsl", geo::ASSEMBLY_WGSL.to_string(), vec![
-            ("draw", S, geo::DRAW_PARAMS), ("indices", S, geo::INDEX_BUFFER), ("table", S, geo::ASSEMBLY_TABLE),
-        ]),
-        ("geometry.wgsl", geo::GEOMETRY_WGSL.to_string(), vec![
-            ("gs_draw", S, geo::DRAW_PARAMS), ("gs_records", S, geo::VERTEX_RECORDS),
-            ("gs_out_vertices", S, geo::OUTPUT_VERTICES), ("gs_out_indices", S, geo::OUTPUT_INDICES),
-            ("gs_table", S, geo::ASSEMBLY_TABLE),
-        ]),
-        ("geometry.wgsl + geometry_streams.wgsl", streams, vec![
-            ("gs_draw", S, geo::DRAW_PARAMS), ("gs_records", S, geo::VERTEX_RECORDS),
-            ("gs_out_vertices", S, geo::OUTPUT_VERTICES), ("gs_out_indices", S, geo::OUTPUT_INDICES),
-            ("gs_table", S, geo::ASSEMBLY_TABLE),
-        ]),
-        ("vertex_pull.wgsl", vertex_pull, vec![
-            ("vs_draw", S, geo::DRAW_PARAMS), ("vs_records", S, geo::VERTEX_RECORDS), ("vs_indices", S, geo::INDEX_BUFFER),
-        ]),
-        ("select.wgsl", select::SELECT_WGSL.to_string(), vec![("ps_select", select::SELECT_GROUP, select::SELECT_BINDING)]),
-        ("stream_output.wgsl", so::STREAM_OUTPUT_WGSL.to_string(), vec![
-            ("so", so::SO_GROUP, so::SO_PARAMS), ("so_entries", so::SO_GROUP, so::SO_ENTRIES),
-            ("so_vertices", so::SO_GROUP, so::SO_OUTPUT_VERTICES), ("so_indices", so::SO_GROUP, so::SO_OUTPUT_INDICES),
-            ("so_scratch", so::SO_GROUP, so::SO_SCRATCH), ("so_state", so::SO_GROUP, so::SO_STATE),
-            ("so_buf0", so::SO_GROUP, so::SO_TARGET_BASE), ("so_buf1", so::SO_GROUP, so::SO_TARGET_BASE + 1),
-            ("so_buf2", so::SO_GROUP, so::SO_TARGET_BASE + 2), ("so_buf3", so::SO_GROUP, so::SO_TARGET_BASE + 3),
-        ]),
+        (
+            "assembly.wgsl",
+            geo::ASSEMBLY_WGSL.to_string(),
+            vec![("draw", S, geo::DRAW_PARAMS), ("indices", S, geo::INDEX_BUFFER), ("table", S, geo::ASSEMBLY_TABLE)],
+        ),
+        (
+            "geometry.wgsl",
+            geo::GEOMETRY_WGSL.to_string(),
+            vec![
+                ("gs_draw", S, geo::DRAW_PARAMS),
+                ("gs_records", S, geo::VERTEX_RECORDS),
+                ("gs_out_vertices", S, geo::OUTPUT_VERTICES),
+                ("gs_out_indices", S, geo::OUTPUT_INDICES),
+                ("gs_table", S, geo::ASSEMBLY_TABLE),
+            ],
+        ),
+        (
+            "geometry.wgsl + geometry_streams.wgsl",
+            streams,
+            vec![
+                ("gs_draw", S, geo::DRAW_PARAMS),
+                ("gs_records", S, geo::VERTEX_RECORDS),
+                ("gs_out_vertices", S, geo::OUTPUT_VERTICES),
+                ("gs_out_indices", S, geo::OUTPUT_INDICES),
+                ("gs_table", S, geo::ASSEMBLY_TABLE),
+            ],
+        ),
+        (
+            "vertex_pull.wgsl",
+            vertex_pull,
+            vec![
+                ("vs_draw", S, geo::DRAW_PARAMS),
+                ("vs_records", S, geo::VERTEX_RECORDS),
+                ("vs_indices", S, geo::INDEX_BUFFER),
+            ],
+        ),
+        (
+            "select.wgsl",
+            select::SELECT_WGSL.to_string(),
+            vec![("ps_select", select::SELECT_GROUP, select::SELECT_BINDING)],
+        ),
+        (
+            "stream_output.wgsl",
+            so::STREAM_OUTPUT_WGSL.to_string(),
+            vec![
+                ("so", so::SO_GROUP, so::SO_PARAMS),
+                ("so_entries", so::SO_GROUP, so::SO_ENTRIES),
+                ("so_vertices", so::SO_GROUP, so::SO_OUTPUT_VERTICES),
+                ("so_indices", so::SO_GROUP, so::SO_OUTPUT_INDICES),
+                ("so_scratch", so::SO_GROUP, so::SO_SCRATCH),
+                ("so_state", so::SO_GROUP, so::SO_STATE),
+                ("so_buf0", so::SO_GROUP, so::SO_TARGET_BASE),
+                ("so_buf1", so::SO_GROUP, so::SO_TARGET_BASE + 1),
+                ("so_buf2", so::SO_GROUP, so::SO_TARGET_BASE + 2),
+                ("so_buf3", so::SO_GROUP, so::SO_TARGET_BASE + 3),
+            ],
+        ),
     ]
 }
 
@@ -77,8 +133,21 @@ fn sources() -> Vec<(&'static str, String, Vec<(&'static str, u32, u32)>)> {
 fn mirrored_structs() {
     let draw = draw_params_rust();
     let so_params = rust_offsets!(SoParams {
-        invocations, index_stride, index_base, registers, prim_vertices, entry_count, slot_mask, reset_mask,
-        workgroups_x, stream, unbound_mask, pad1, offsets, capacities, strides,
+        invocations,
+        index_stride,
+        index_base,
+        registers,
+        prim_vertices,
+        entry_count,
+        slot_mask,
+        reset_mask,
+        workgroups_x,
+        stream,
+        unbound_mask,
+        pad1,
+        offsets,
+        capacities,
+        strides,
     });
     assert_eq!(u64::from(draw.1), geo::DRAW_PARAMS_SIZE);
     assert_eq!(u64::from(so_params.1), so::SO_PARAMS_SIZE);
@@ -107,7 +176,8 @@ fn wgsl_bindings_are_the_constants() {
             .iter()
             .filter_map(|(_, v)| v.binding.as_ref().map(|b| (v.name.clone().unwrap_or_default(), b.group, b.binding)))
             .collect();
-        let mut expected: Vec<(String, u32, u32)> = expected.into_iter().map(|(n, g, b)| (n.to_string(), g, b)).collect();
+        let mut expected: Vec<(String, u32, u32)> =
+            expected.into_iter().map(|(n, g, b)| (n.to_string(), g, b)).collect();
         let mut declared_sorted = declared.clone();
         declared_sorted.sort();
         expected.sort();
@@ -121,7 +191,9 @@ fn wgsl_bindings_are_the_constants() {
 fn wgsl_sources_validate() {
     for (name, source, _) in sources() {
         let module = parse(name, &source);
-        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty())
+        // WebGPU's core: `unpack2x16float` is core WGSL (naga names it a capability).
+        let caps = naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32;
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
             .validate(&module)
             .unwrap_or_else(|e| panic!("{name}: {e:?}"));
     }

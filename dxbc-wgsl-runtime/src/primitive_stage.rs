@@ -17,13 +17,13 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Mutex;
 
+use dxbc_wgsl_contract::bindings::{GEOMETRY_GROUP, MAX_GROUPS, PIXEL_GROUP, VERTEX_GROUP};
 pub use dxbc_wgsl_contract::geometry::{
     dispatch_size, DrawParams, InputPrimitive, OutputTopology, Topology, ASSEMBLY_TABLE, ASSEMBLY_WGSL, DRAW_PARAMS,
     DRAW_PARAMS_SIZE, DRAW_PARAMS_WORDS, INDEX_BUFFER, MAX_INVOCATIONS, MAX_OUTPUT_VERTICES, MAX_REGISTERS,
     MAX_VERTEX_BUFFER_SLOTS, MAX_WORKGROUPS_X, OUTPUT_INDICES, OUTPUT_VERTICES, RESTART_INDEX, SYSTEM_GROUP,
     VERTEX_BUFFER_BASE, VERTEX_RECORDS, WORKGROUP_SIZE,
 };
-use dxbc_wgsl_contract::bindings::{GEOMETRY_GROUP, MAX_GROUPS, PIXEL_GROUP, VERTEX_GROUP};
 use dxbc_wgsl_contract::select::SELECT_GROUP;
 
 /// The draw pipeline's group layouts: the pixel shader's at its group, and with per-primitive
@@ -105,10 +105,7 @@ impl StageDesc {
         }
         // D3D11's limits keep every size of a chunk within 64 bits.
         if self.max_vertices == 0 || self.max_vertices > MAX_OUTPUT_VERTICES {
-            return invalid(format!(
-                "max_vertices {} (dcl_maxout is 1 to {MAX_OUTPUT_VERTICES})",
-                self.max_vertices
-            ));
+            return invalid(format!("max_vertices {} (dcl_maxout is 1 to {MAX_OUTPUT_VERTICES})", self.max_vertices));
         }
         if self.gs_instances == 0 || self.gs_instances > 32 {
             return invalid(format!("{} geometry shader instances (D3D11 has 1 to 32)", self.gs_instances));
@@ -878,8 +875,11 @@ impl PrimitiveStage {
             groups[SYSTEM_GROUP as usize] = system;
             groups
         }
-        let vertex =
-            compute("vertex pipeline", groups_of(&empty, d.vertex_layout.map(|l| (VERTEX_GROUP, l)), &vertex_system), d.vertex);
+        let vertex = compute(
+            "vertex pipeline",
+            groups_of(&empty, d.vertex_layout.map(|l| (VERTEX_GROUP, l)), &vertex_system),
+            d.vertex,
+        );
         let geometry = compute(
             "geometry pipeline",
             groups_of(&empty, d.geometry_layout.map(|l| (GEOMETRY_GROUP, l)), &geometry_system),
@@ -1550,7 +1550,10 @@ mod tests {
         assert_eq!(plan_chunks(&desc, &patch0, 1 << 20), Err(PrimitiveStageError::UnknownTopology(32)));
         assert_eq!(
             plan_chunks(&desc, &draw(2, 4, 1), 1 << 20),
-            Err(PrimitiveStageError::TopologyMismatch { topology: Topology::LineList, expected: InputPrimitive::Triangle })
+            Err(PrimitiveStageError::TopologyMismatch {
+                topology: Topology::LineList,
+                expected: InputPrimitive::Triangle
+            })
         );
         // A 3-point patch list is not a triangle list.
         assert!(matches!(

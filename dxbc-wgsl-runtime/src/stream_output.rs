@@ -13,13 +13,13 @@
 
 use std::fmt;
 
+use crate::primitive_stage::{dispatch_size, PrimitiveStageError, MAX_INVOCATIONS};
 pub use dxbc_wgsl_contract::stream_output::{
     SoParams, ENTRY_COUNT, ENTRY_SCAN, ENTRY_WRITE, SO_DRAW_AUTO, SO_ENTRIES, SO_FILLED, SO_GAP, SO_GROUP,
     SO_MAX_ENTRIES, SO_MAX_KERNEL_ENTRIES, SO_MAX_STRIDE, SO_OUTPUT_INDICES, SO_OUTPUT_VERTICES, SO_PARAMS,
     SO_PARAMS_SIZE, SO_SCRATCH, SO_SLOTS, SO_STATE, SO_STATE_WORDS, SO_STATISTICS, SO_STREAMS, SO_TARGET_BASE,
     STREAM_OUTPUT_WGSL,
 };
-use crate::primitive_stage::{dispatch_size, PrimitiveStageError, MAX_INVOCATIONS};
 
 /// One entry of a declaration (`D3D11_SO_DECLARATION_ENTRY`), resolved to the geometry
 /// shader's output register.
@@ -88,7 +88,10 @@ impl SoDesc {
             return bad("no entries".into());
         }
         if self.entries.len() > SO_MAX_KERNEL_ENTRIES {
-            return bad(format!("{} entries (at most {SO_MAX_KERNEL_ENTRIES} once gaps are split)", self.entries.len()));
+            return bad(format!(
+                "{} entries (at most {SO_MAX_KERNEL_ENTRIES} once gaps are split)",
+                self.entries.len()
+            ));
         }
         if let Some(r) = self.rasterized_stream.filter(|&r| r >= SO_STREAMS) {
             return bad(format!("rasterized stream {r} (streams are 0-3)"));
@@ -567,7 +570,8 @@ impl StreamOutput {
                 (group, *d)
             })
             .collect();
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stream output"), timestamp_writes: None });
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("stream output"), timestamp_writes: None });
         for (group, [wx, wy]) in &groups {
             pass.set_bind_group(SO_GROUP, group, &[]);
             pass.set_pipeline(&self.count);

@@ -27,9 +27,9 @@
 //! and the chunk being prepared.
 
 pub use dxbc_wgsl_contract::geometry::{
-    dispatch_size, DrawParams, InputPrimitive, OutputTopology, Topology, ASSEMBLY_TABLE, ASSEMBLY_WGSL, CULLED_POSITION,
-    DRAW_PARAMS, DRAW_PARAMS_SIZE, INDEX_BUFFER, MAX_VERTEX_BUFFER_SLOTS, OUTPUT_INDICES, OUTPUT_VERTICES, RESTART_INDEX,
-    SYSTEM_GROUP, VERTEX_BUFFER_BASE, VERTEX_RECORDS, WORKGROUP_SIZE,
+    dispatch_size, DrawParams, InputPrimitive, OutputTopology, Topology, ASSEMBLY_TABLE, ASSEMBLY_WGSL,
+    CULLED_POSITION, DRAW_PARAMS, DRAW_PARAMS_SIZE, INDEX_BUFFER, MAX_VERTEX_BUFFER_SLOTS, OUTPUT_INDICES,
+    OUTPUT_VERTICES, RESTART_INDEX, SYSTEM_GROUP, VERTEX_BUFFER_BASE, VERTEX_RECORDS, WORKGROUP_SIZE,
 };
 mod streams;
 pub use streams::{
@@ -314,8 +314,6 @@ pub fn needs_primitive_stage(shader: &crate::Shader<'_>) -> bool {
     shader.program.version.stage == crate::ShaderStage::Vertex
         && shader.outputs.elements.iter().any(|e| e.system_value == 3)
 }
-
-
 
 /// The vertex shader of a geometry pass's draw (docs/geometry.md, "The draw"): reads each of
 /// the geometry shader's output registers as a `Uint32x4` vertex attribute at

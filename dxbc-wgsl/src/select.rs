@@ -54,7 +54,6 @@ impl PrimitiveSelect {
     }
 }
 
-
 /// A fragment shader that only discards what [`PrimitiveSelect`] deselects, for a pass drawn
 /// without a pixel shader (depth only). Entry point `main`; reads the sources' locations and the
 /// uniform at `@group(SELECT_GROUP) @binding(SELECT_BINDING)`.

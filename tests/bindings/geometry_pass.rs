@@ -162,3 +162,37 @@ fn buffers_without_storage_usage_are_prepare_errors() {
     // The index buffer of a non-indexed draw is not read, and null slots read zeros.
     assert_eq!(prepare(&[Some((&storage, 0)), None], &draw, Some(&index)), Ok(()));
 }
+
+/// Two effects with geometry passes share the runtime's types: the draws of this file's effect and
+/// of example-engine's point sprites (`example-engine/effects/point_sprite.effect.toml`, generated
+/// in another crate) go through one `DrawCall` type and one helper over `PrimitiveStage`, and the
+/// runtime plans each against its own stage (7 points: the geometry pass expands each point once
+/// per instance of 2, the point sprites once).
+#[test]
+fn two_effects_share_one_draw_call_type() {
+    use dxbc_wgsl_runtime::primitive_stage::{plan_chunks, DrawCall, PrimitiveStage, PrimitiveStageError, Topology};
+    use example_engine::effects::point_sprite_effect as sprites;
+    if gpu_or_skip("two_effects_share_one_draw_call_type").is_none() {
+        return;
+    }
+    // example-engine's device: its limits are raised to what the point-sprite pass needs.
+    let gpu = example_engine::gpu::Gpu::new().expect("device");
+    let device = &gpu.device;
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let geometry = fx::MainStage::new(device, fx::Permutation::default(), &[format], None).expect("geometry stage");
+    let points = sprites::MainStage::new(device, sprites::Permutation::default(), &[format], None).expect("sprites");
+    /// One helper for every effect's draws.
+    fn invocations(stage: &PrimitiveStage, draw: &DrawCall) -> Result<u64, PrimitiveStageError> {
+        let chunks = plan_chunks(stage.desc(), draw, 1 << 20)?;
+        Ok(chunks.iter().map(|c| u64::from(c.instance_count) * u64::from(c.primitive_count)).sum())
+    }
+    let draws: [(&PrimitiveStage, DrawCall); 2] = [
+        (geometry.primitive_stage(), fx::MainStage::draw_call(7, 2)),
+        (points.primitive_stage(), sprites::MainStage::draw_call(7, 1)),
+    ];
+    let counts: Vec<u64> = draws.iter().map(|(stage, draw)| invocations(stage, draw).expect("plan")).collect();
+    assert_eq!(counts, [14, 7]);
+    // A draw of another primitive is refused by the same runtime, with the same error type.
+    let lines = DrawCall { topology: Topology::LineList, ..draws[1].1 };
+    assert!(matches!(invocations(draws[1].0, &lines), Err(PrimitiveStageError::TopologyMismatch { .. })));
+}

@@ -17,7 +17,6 @@ use crate::writer::W;
 use dxbc_wgsl::geometry::{InputPrimitive, OutputTopology};
 use dxbc_wgsl::ResourceKind as BindingKind;
 
-
 impl Gen<'_> {
     /// Every item of the passes with a geometry shader (nothing without them).
     pub(super) fn geometry_api(&mut self) {
@@ -696,7 +695,10 @@ impl Gen<'_> {
             draw_topology_name(g.topology)
         ));
         w.doc("A draw may use any topology of the same primitive, as in D3D.");
-        w.line(&format!("pub const TOPOLOGY: primitive_stage::Topology = primitive_stage::Topology::{:?};", g.topology));
+        w.line(&format!(
+            "pub const TOPOLOGY: primitive_stage::Topology = primitive_stage::Topology::{:?};",
+            g.topology
+        ));
         if let Some(d) = so {
             w.doc("Bytes per vertex of each stream-output slot (0: a slot the declaration does not write).");
             w.line(&format!("pub const STREAM_OUTPUT_STRIDES: [u32; 4] = {:?};", d.strides));
