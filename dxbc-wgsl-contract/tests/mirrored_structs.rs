@@ -55,8 +55,11 @@ fn draw_params_rust() -> (Vec<(String, u32)>, u32) {
     })
 }
 
-/// The WGSL sources of the contract, with what each declares: `(variable, group, binding)`.
-fn sources() -> Vec<(&'static str, String, Vec<(&'static str, u32, u32)>)> {
+/// A resource a WGSL source declares: `(variable, group, binding)`.
+type Declared = (&'static str, u32, u32);
+
+/// The WGSL sources of the contract, with what each declares.
+fn sources() -> Vec<(&'static str, String, Vec<Declared>)> {
     use geo::SYSTEM_GROUP as S;
     let mut vertex_pull = geo::VERTEX_PULL_WGSL.to_string();
     // The translator completes it per shader: its vertex buffers, their accessors and the entry
