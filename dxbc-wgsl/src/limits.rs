@@ -43,7 +43,7 @@ pub const PATCH_CONTROL_POINTS: u32 = 32;
 
 /// Vertices one geometry-shader invocation may emit, `dcl_maxout` (§13.2,
 /// `D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES`).
-pub const GS_OUTPUT_VERTICES: u32 = 1024;
+pub const GS_OUTPUT_VERTICES: u32 = dxbc_wgsl_contract::geometry::MAX_OUTPUT_VERTICES;
 
 /// Scalars one geometry-shader invocation may emit: `dcl_maxout` × the output components
 /// declared (§13.2).

@@ -123,6 +123,19 @@ use crate::structs::{Doc, Structs};
 use crate::vertex::VertexFormat;
 use crate::writer::W;
 use dxbc_wgsl::{ResourceBinding as Binding, ResourceKind as BindingKind, TextureSample as SampleType};
+use dxbc_wgsl_contract::bindings::{PIXEL_GROUP, VERTEX_GROUP};
+use dxbc_wgsl_contract::select::SELECT_GROUP;
+
+/// The text of a pipeline layout's `bind_group_layouts`: `layouts` (`(group, expression)`) at
+/// their groups, `empty` at the groups before the last one given.
+fn group_slots(layouts: &[(u32, &str)], empty: &str) -> String {
+    let len = layouts.iter().map(|&(g, _)| g as usize + 1).max().unwrap_or(0);
+    let mut slots = vec![empty; len];
+    for &(g, e) in layouts {
+        slots[g as usize] = e;
+    }
+    slots.join(", ")
+}
 
 /// Version of the generator, part of the builder's cache key.
 pub const GENERATOR_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -1302,24 +1315,29 @@ impl<'a> Gen<'a> {
         w.open(&format!("pub fn new(device: &wgpu::Device{pass_param}, permutation: Permutation) -> Self {{"));
         w.line(&format!("let v = variant(permutation{pass_arg});"));
         w.open("let vertex = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 0 (vertex)", e.name)));
+        w.line(&format!("label: Some({:?}),", format!("{} group {VERTEX_GROUP} (vertex)", e.name)));
         w.line("entries: VERTEX_GROUPS[v.vertex_group],");
         w.close("});");
         w.open("let pixel = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
+        w.line(&format!("label: Some({:?}),", format!("{} group {PIXEL_GROUP} (pixel)", e.name)));
         w.line("entries: PIXEL_GROUPS[v.pixel_group],");
         w.close("});");
         if selects {
             w.open("let select = v.select.then(|| {");
             w.open("device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
-            w.line(&format!("label: Some({:?}),", format!("{} group 3 (per-primitive selection)", e.name)));
+            w.line(&format!(
+                "label: Some({:?}),",
+                format!("{} group {SELECT_GROUP} (per-primitive selection)", e.name)
+            ));
             w.line("entries: &select::Selection::layout_descriptor_entries(),");
             w.close("})");
             w.close("});");
             w.line("let empty = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: None, entries: &[] });");
             w.open("let groups = match &select {");
-            w.line("Some(s) => vec![Some(&vertex), Some(&pixel), Some(&empty), Some(s)],");
-            w.line("None => vec![Some(&vertex), Some(&pixel)],");
+            let (vertex, pixel) = ((VERTEX_GROUP, "Some(&vertex)"), (PIXEL_GROUP, "Some(&pixel)"));
+            let selected = group_slots(&[vertex, pixel, (SELECT_GROUP, "Some(s)")], "Some(&empty)");
+            w.line(&format!("Some(s) => vec![{selected}],"));
+            w.line(&format!("None => vec![{}],", group_slots(&[vertex, pixel], "Some(&empty)")));
             w.close("};");
         }
         w.open("let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {");
@@ -1327,7 +1345,8 @@ impl<'a> Gen<'a> {
         if selects {
             w.line("bind_group_layouts: &groups,");
         } else {
-            w.line("bind_group_layouts: &[Some(&vertex), Some(&pixel)],");
+            let groups = group_slots(&[(VERTEX_GROUP, "Some(&vertex)"), (PIXEL_GROUP, "Some(&pixel)")], "None");
+            w.line(&format!("bind_group_layouts: &[{groups}],"));
         }
         w.line("immediate_size: 0,");
         w.close("});");
@@ -1390,12 +1409,12 @@ impl<'a> Gen<'a> {
         w.line("let pixel_entries = group_entries(1, v.pixel_group, resources)?;");
         w.open("Ok(BindGroups {");
         w.open("vertex: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 0 (vertex)", e.name)));
+        w.line(&format!("label: Some({:?}),", format!("{} group {VERTEX_GROUP} (vertex)", e.name)));
         w.line("layout: &layouts.vertex,");
         w.line("entries: &vertex_entries,");
         w.close("}),");
         w.open("pixel: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 1 (pixel)", e.name)));
+        w.line(&format!("label: Some({:?}),", format!("{} group {PIXEL_GROUP} (pixel)", e.name)));
         w.line("layout: &layouts.pixel,");
         w.line("entries: &pixel_entries,");
         w.close("}),");
@@ -1404,8 +1423,8 @@ impl<'a> Gen<'a> {
         w.blank();
         w.doc("Sets both bind groups (0 and 1) on a render pass.");
         w.open("pub fn set(&self, pass: &mut wgpu::RenderPass<'_>) {");
-        w.line("pass.set_bind_group(0, &self.vertex, &[]);");
-        w.line("pass.set_bind_group(1, &self.pixel, &[]);");
+        w.line(&format!("pass.set_bind_group({VERTEX_GROUP}, &self.vertex, &[]);"));
+        w.line(&format!("pass.set_bind_group({PIXEL_GROUP}, &self.pixel, &[]);"));
         w.close("}");
         w.close("}");
     }
@@ -1830,12 +1849,12 @@ impl Gen<'_> {
         w.open(&format!("pub fn new(device: &wgpu::Device{pass_param}, permutation: Permutation) -> Self {{"));
         w.line(&format!("let v = {variant_fn}(permutation{pass_arg});"));
         w.open("let compute = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 0 (compute)", e.name)));
+        w.line(&format!("label: Some({:?}),", format!("{} group {VERTEX_GROUP} (compute)", e.name)));
         w.line("entries: COMPUTE_GROUPS[v.vertex_group],");
         w.close("});");
         w.open("let pipeline = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {");
         w.line("label: Some(NAME),");
-        w.line("bind_group_layouts: &[Some(&compute)],");
+        w.line(&format!("bind_group_layouts: &[{}],", group_slots(&[(VERTEX_GROUP, "Some(&compute)")], "None")));
         w.line("immediate_size: 0,");
         w.close("});");
         w.open(&format!("{layouts} {{"));
@@ -1881,7 +1900,7 @@ impl Gen<'_> {
         w.line(&format!("let entries = {}(0, v.vertex_group, resources)?;", k.group_entries_fn));
         w.open(&format!("Ok({} {{", k.bind_groups));
         w.open("compute: device.create_bind_group(&wgpu::BindGroupDescriptor {");
-        w.line(&format!("label: Some({:?}),", format!("{} group 0 (compute)", e.name)));
+        w.line(&format!("label: Some({:?}),", format!("{} group {VERTEX_GROUP} (compute)", e.name)));
         w.line("layout: &layouts.compute,");
         w.line("entries: &entries,");
         w.close("}),");
@@ -1890,7 +1909,7 @@ impl Gen<'_> {
         w.blank();
         w.doc("Sets the bind group (group 0) on a compute pass.");
         w.open("pub fn set(&self, pass: &mut wgpu::ComputePass<'_>) {");
-        w.line("pass.set_bind_group(0, &self.compute, &[]);");
+        w.line(&format!("pass.set_bind_group({VERTEX_GROUP}, &self.compute, &[]);"));
         w.close("}");
         w.close("}");
     }

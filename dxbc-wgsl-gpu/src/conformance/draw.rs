@@ -654,7 +654,7 @@ impl Renderer {
             {
                 let mut pass = encoder.begin_compute_pass(&Default::default());
                 pass.set_pipeline(&pipeline);
-                pass.set_bind_group(0, &group, &[]);
+                pass.set_bind_group(dxbc_wgsl::bindings::group_of(dxbc_wgsl::ShaderStage::Compute), &group, &[]);
                 pass.dispatch_workgroups(groups[0], groups[1], groups[2]);
             }
             dev.queue.submit([encoder.finish()]);

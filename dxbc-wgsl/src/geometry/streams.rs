@@ -364,11 +364,12 @@ impl std::fmt::Display for SoDeclarationError {
 impl std::error::Error for SoDeclarationError {}
 
 /// Streams and slots of D3D11 (`D3D11_SO_STREAM_COUNT`, `D3D11_SO_BUFFER_SLOT_COUNT`).
-const SO_COUNT: u32 = 4;
+const SO_COUNT: u32 = dxbc_wgsl_contract::stream_output::SO_STREAMS;
+const _: () = assert!(SO_COUNT == dxbc_wgsl_contract::stream_output::SO_SLOTS);
 /// Entries of a declaration at most (`D3D11_SO_STREAM_COUNT * D3D11_SO_OUTPUT_COMPONENT_COUNT`).
 pub use dxbc_wgsl_contract::stream_output::SO_MAX_ENTRIES;
 /// Bytes per vertex of a slot at most (`D3D11_SO_BUFFER_MAX_STRIDE_IN_BYTES`).
-const SO_MAX_STRIDE: u32 = 2048;
+use dxbc_wgsl_contract::stream_output::SO_MAX_STRIDE;
 
 /// Resolves a stream-output declaration (`CreateGeometryShaderWithStreamOutput`'s
 /// `pSODeclaration`, `pBufferStrides` — `None` for a null pointer — and `RasterizedStream`)
