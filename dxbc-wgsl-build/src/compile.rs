@@ -1863,12 +1863,12 @@ fn check_bindings(
     fields
 }
 
-/// Compares each declared layout with the sizes the shaders binding its constant buffer declare
+/// Compares each declared layout with the sizes the shaders binding its constant buffers declare
 /// (`dcl_constantbuffer cb0[7]` → 112 bytes; with reflection, the size it records too), once per
-/// constant buffer, not once per shader. A stage may use a prefix of a layout, but a layout that
-/// reaches past every binding shader's buffer is an error at its first field that does (unless
-/// the buffer says `allow_larger = true`), and one that ends before some shader's buffer is an
-/// error at its last field.
+/// layout, not once per shader. A stage may use a prefix of a layout, but a layout that reaches
+/// past every binding shader's buffer is an error at its first field that does (unless a buffer
+/// with the layout says `allow_larger = true`), and one that ends before some shader's buffer is
+/// an error at its last field.
 fn check_cbuffer_sizes(
     effect: &Effect,
     shaders: &[CompiledShader],
@@ -1881,32 +1881,30 @@ fn check_cbuffer_sizes(
             errors.push(d);
         }
     };
-    for (ci, cb) in effect.cbuffers.iter().enumerate() {
-        let layout = &effect.layouts[cb.layout];
+    // The constant buffer (index into `effect.cbuffers`) a shader's binding binds: the first entry
+    // for its register and stage, as `field_name` finds it.
+    let buffer_of = |stage: Stage, b: &dxbc_wgsl::ResourceBinding| {
+        effect.cbuffers.iter().position(|c| {
+            c.slot == b.register.slot
+                && c.space == b.register.space
+                && c.stages.as_ref().is_none_or(|st| st.contains(&stage))
+        })
+    };
+    for (li, layout) in effect.layouts.iter().enumerate() {
         if layout.from_reflection || layout.fields.is_empty() {
             continue;
         }
-        // The binding shaders' declared sizes, with a label each, largest first.
-        let mut sizes: Vec<(u32, &str)> = Vec::new();
+        // The binding shaders' declared sizes, each with its shader's label and buffer, largest
+        // first.
+        let mut sizes: Vec<(u32, &str, usize)> = Vec::new();
         for s in shaders {
-            let stage = s.info.stage;
-            // The buffer this shader's register binds: the first entry for its stage.
-            let mine = |b: &dxbc_wgsl::ResourceBinding| {
-                effect
-                    .cbuffers
-                    .iter()
-                    .position(|c| {
-                        c.slot == b.register.slot
-                            && c.space == b.register.space
-                            && c.stages.as_ref().is_none_or(|st| st.contains(&stage))
-                    })
-                    .is_some_and(|i| i == ci)
-            };
             for b in s.info.bindings.iter().filter(|b| b.register.class == RegisterClass::ConstantBuffer) {
-                if let BindingKind::UniformBuffer { size_bytes } = b.kind {
-                    if mine(b) {
-                        sizes.push((size_bytes, &s.labels[0]));
-                    }
+                let (BindingKind::UniformBuffer { size_bytes }, Some(ci)) = (&b.kind, buffer_of(s.info.stage, b))
+                else {
+                    continue;
+                };
+                if effect.cbuffers[ci].layout == li {
+                    sizes.push((*size_bytes, &s.labels[0], ci));
                 }
             }
         }
@@ -1914,9 +1912,10 @@ fn check_cbuffer_sizes(
             continue;
         }
         sizes.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-        let (largest, by) = sizes[0];
-        let others = |size: u32| {
-            let n = sizes.iter().filter(|s| s.0 == size).count() - 1;
+        let (largest, by, ci) = sizes[0];
+        let cb = &effect.cbuffers[ci];
+        let others = {
+            let n = sizes.iter().filter(|s| s.0 == largest).count() - 1;
             match n {
                 0 => String::new(),
                 1 => " and 1 other shader".to_string(),
@@ -1938,12 +1937,11 @@ fn check_cbuffer_sizes(
                         &layout.field_spans[fi],
                         format!(
                             "effect {}: constant buffer `{}` ({reg}) is declared as {largest} bytes ({} registers) by \
-                             shader {by}{}, but layout `{}` covers only {size} bytes ({} registers), ending with {}: a \
-                             field is missing or declared smaller than the shader's at or before it",
+                             shader {by}{others}, but layout `{}` covers only {size} bytes ({} registers), ending with \
+                             {}: a field is missing or declared smaller than the shader's at or before it",
                             effect.name,
                             cb.name,
                             largest / 16,
-                            others(largest),
                             layout.name,
                             size / 16,
                             show(last)
@@ -1953,27 +1951,32 @@ fn check_cbuffer_sizes(
             );
             continue;
         }
-        let end = largest.max(reflected_sizes.get(&ci).copied().unwrap_or(0));
-        if cb.allow_larger {
+        if effect.cbuffers.iter().any(|c| c.layout == li && c.allow_larger) {
             continue;
         }
+        // What the shaders cover: the largest declared size, or the size a binding shader's
+        // reflection records when that is larger.
+        let recorded = sizes.iter().filter_map(|s| reflected_sizes.get(&s.2)).copied().max().unwrap_or(0);
+        let (end, whose) = if recorded > largest {
+            (recorded, "the size their reflection records".to_string())
+        } else {
+            (largest, format!("shader {by}{others}"))
+        };
         let Some((fi, past)) =
             layout.fields.iter().enumerate().filter(|(_, f)| f.end() > end).min_by_key(|(_, f)| f.offset)
         else {
             continue;
         };
-        let what = if past.offset >= end {
-            format!("starts at {}, past the end of", format_offset(past.offset))
+        let (what, why) = if past.offset >= end {
+            (format!("starts at {}, past the end of", format_offset(past.offset)), "no shader can read it".to_string())
         } else {
-            format!("reaches {} bytes past the end of", past.end() - end)
-        };
-        let why = if past.offset >= end {
-            "no shader can read it".to_string()
-        } else {
-            format!(
-                "the layout's offsets part from the shaders' at `{}` or before it (a field added or widened before it \
-                 shifts it)",
-                past.name
+            (
+                format!("reaches {} bytes past the end of", past.end() - end),
+                format!(
+                    "the layout's offsets part from the shaders' at `{}` or before it (a field added or widened \
+                     before it shifts it)",
+                    past.name
+                ),
             )
         };
         push(
@@ -1983,15 +1986,13 @@ fn check_cbuffer_sizes(
                     &layout.field_spans[fi],
                     format!(
                         "effect {}: field {} of layout `{}` {what} constant buffer `{}` ({reg}) as every shader \
-                         binding it declares it: {end} bytes ({} registers, shader {by}{}); {why}. If the layout is \
-                         meant to cover more than the shaders declare, say so with `allow_larger = true` in \
-                         [cbuffers.{}]",
+                         binding it declares it: {end} bytes ({} registers, {whose}); {why}. If the layout is meant \
+                         to cover more than the shaders declare, say so with `allow_larger = true` in [cbuffers.{}]",
                         effect.name,
                         show(past),
                         layout.name,
                         cb.name,
                         end.div_ceil(16),
-                        others(largest),
                         cb.name
                     ),
                 )

@@ -451,6 +451,22 @@ fn a_layout_with_a_shifted_field_names_the_field_where_the_offsets_part_once() {
 }
 
 #[test]
+fn a_layout_two_buffers_share_is_reported_once() {
+    // The vertex shaders' b0 and the pixel shaders' b0 are two buffers of one layout: one
+    // diagnostic for the layout.
+    let text = tiny_with(|t| {
+        t.replace(NORMALS, &format!("{NORMALS}    {{ name = \"Extra\", type = \"float4\" }},\n")).replace(
+            "[cbuffers.Parameters]\nregister = \"b0\"\nlayout = \"Parameters\"\n",
+            "[cbuffers.Parameters]\nregister = \"b0\"\nlayout = \"Parameters\"\nstages = [\"vertex\"]\n\
+             [cbuffers.PixelParameters]\nregister = \"b0\"\nlayout = \"Parameters\"\nstages = [\"pixel\"]\n",
+        )
+    });
+    let all = compile_all(&text);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    assert_eq!((all[0].line, all[0].column), pos(&text, "\"Extra\"", 0), "{}", all[0]);
+}
+
+#[test]
 fn allow_larger_accepts_a_layout_larger_than_the_shaders_declare() {
     for field in ["    { name = \"Extra\", type = \"float4\" },\n", "    { name = \"Extra\", type = \"float4x4\" },\n"]
     {

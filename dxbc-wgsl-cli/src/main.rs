@@ -316,9 +316,9 @@ fn paths_or_workspace(paths: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
     Ok(effects.into_iter().map(|e| e.strip_prefix(&cwd).map(PathBuf::from).unwrap_or(e)).collect())
 }
 
-/// Without a desktop session `XDG_RUNTIME_DIR` is unset, and Mesa's Vulkan and GL drivers
-/// (through libwayland, probing for a compositor) print `error: XDG_RUNTIME_DIR is invalid or not
-/// set in the environment.` on every instance they set up: twice per GPU run. When it is unset or
+/// Without a desktop session `XDG_RUNTIME_DIR` is unset, and Mesa (libwayland, probing for a
+/// compositor) prints `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` twice
+/// per GPU run (lavapipe, Mesa 22.3; with `WGPU_BACKEND=vulkan` too). When it is unset or
 /// not absolute, point it at a private folder of this user's (`$TMPDIR/dxbc-wgsl-runtime-UID`,
 /// mode 0700, created once and reused; no compositor there, so the probe fails quietly). Set
 /// before any thread starts; child processes (Tint's Node.js, Chromium) inherit it. A folder that
