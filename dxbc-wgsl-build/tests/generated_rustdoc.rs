@@ -3,8 +3,10 @@
 //! `texture_2d<f32>` outside backticks is an "unclosed HTML tag", `[x]` a broken link).
 //!
 //! rustdoc itself runs on a crate made of the generator's outputs in `tests/fixtures/` (the ones
-//! `generated_compiles.rs` compiles; `tests/codegen.rs` keeps them current), against the wgpu and
-//! bytemuck this test was built with (their rlibs beside the test binary).
+//! `generated_compiles.rs` compiles; `tests/codegen.rs` keeps them current), and on one made of
+//! the modules of every effect of the repository (`example-engine/effects`, `tests/effects`: their
+//! `doc` strings too), against the wgpu and bytemuck this test was built with (their rlibs beside
+//! the test binary).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,14 +37,13 @@ fn rlib(deps: &Path, name: &str) -> Option<PathBuf> {
         .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
 }
 
-#[test]
-fn generated_docs_pass_rustdoc_with_warnings_denied() {
+/// Runs rustdoc with `-D warnings` on a library crate of `modules` (files `include!`d).
+fn rustdoc(modules: &[PathBuf]) {
     let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let dir = tempfile::tempdir().unwrap();
     let mut lib = String::from("//! Generated effect modules.\n#![deny(missing_docs)]\n");
-    for f in FIXTURES {
-        lib.push_str(&format!("include!({:?});\n", fixtures.join(f)));
+    for m in modules {
+        lib.push_str(&format!("include!({:?});\n", m));
     }
     let src = dir.path().join("lib.rs");
     std::fs::write(&src, lib).unwrap();
@@ -67,4 +68,37 @@ fn generated_docs_pass_rustdoc_with_warnings_denied() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "rustdoc -D warnings failed on the generated code:\n{stderr}");
     assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+#[test]
+fn generated_docs_pass_rustdoc_with_warnings_denied() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    rustdoc(&FIXTURES.iter().map(|f| fixtures.join(f)).collect::<Vec<_>>());
+}
+
+/// The repository's own effects, generated as `Builder` and `include_effect!` generate them:
+/// their `doc` strings are Markdown for rustdoc too.
+#[test]
+fn the_repository_effects_pass_rustdoc_with_warnings_denied() {
+    use dxbc_wgsl_build::compile::{self, DirectTranslator};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tempfile::tempdir().unwrap();
+    let mut modules = Vec::new();
+    for folder in ["example-engine/effects", "tests/effects"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(folder))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().ends_with(".effect.toml"))
+            .collect();
+        files.sort();
+        for f in files {
+            let effect = dxbc_wgsl_build::Effect::load(&f).unwrap_or_else(|e| panic!("{e}"));
+            let c = compile::compile(effect, &mut DirectTranslator).unwrap_or_else(|e| panic!("{e}"));
+            let out = dir.path().join(format!("{}.rs", c.effect.module));
+            std::fs::write(&out, dxbc_wgsl_build::generate(&c)).unwrap();
+            modules.push(out);
+        }
+    }
+    assert!(modules.len() >= 20, "{modules:?}");
+    rustdoc(&modules);
 }
