@@ -425,6 +425,15 @@ pub fn read_shader(shader: &ShaderRef) -> Result<Vec<u8>, ShaderError> {
         }
         return Ok(bytes);
     }
+    // A `.dxbc`/`.cso` file is a container by its name: text there is not read as a header.
+    let ext = shader.path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if matches!(ext.as_deref(), Some("dxbc" | "cso")) {
+        return Err(ShaderError::Input(format!(
+            "{} is not a DXBC container (it does not start with `DXBC`; fxc /Fh headers are read from `.h`/`.inc` \
+             files)",
+            shader.path.display()
+        )));
+    }
     let text = String::from_utf8(bytes).map_err(|_| {
         ShaderError::Input(format!(
             "{} is neither a DXBC container (it does not start with `DXBC`) nor a text header",
@@ -500,10 +509,12 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
     };
     // A shader folder that does not exist is one error at `shader_dir`, not one per shader.
     if let Some(span) = &effect.shader_dir_span {
-        if !effect.shader_dir.is_dir() {
+        // `shader_dir = "."` beside an effect file named without a folder is the empty path.
+        let dir = if effect.shader_dir.as_os_str().is_empty() { Path::new(".") } else { &effect.shader_dir };
+        if !dir.is_dir() {
             return Err(Diagnostics(vec![effect.error(
                 span,
-                format!("shader_dir: no folder {} (relative to the effect file's folder)", effect.shader_dir.display()),
+                format!("shader_dir: no folder {} (relative to the effect file's folder)", dir.display()),
             )]));
         }
     }
@@ -994,7 +1005,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
         }
     }
     used.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
-    check_reflection(&mut effect, &used, &loaded, &mut errors);
+    let reflected_sizes = check_reflection(&mut effect, &used, &loaded, &mut errors);
     if !errors.is_empty() {
         return Err(Diagnostics::sorted(errors));
     }
@@ -1115,6 +1126,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
 
     // Checks per pass and permutation.
     let mut resources: Vec<ResourceField> = Vec::new();
+    let mut links: Vec<LinkProblem> = Vec::new();
     for (pi, pass) in effect.passes.iter().enumerate() {
         for (vi, values) in permutations.iter().enumerate() {
             let variant = passes[pi][vi];
@@ -1172,9 +1184,22 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
                         shader: &shaders[variant.vertex],
                     },
                 };
-                check_link(&effect, &pass.name, writer, &shaders[ps], &rule_span(prules, values), &mut errors);
+                check_link(&effect, &pass.name, writer, &shaders[ps], &rule_span(prules, values), &mut links);
             }
         }
+    }
+    // One diagnostic per link mistake (a pass, an input, a kind of mismatch), not one per vertex
+    // and pixel shader pair that shows it.
+    for l in links {
+        let mut d = l.first;
+        if l.more > 0 {
+            d.message.push_str(&format!(
+                " (and in {} more vertex/pixel shader pair{} of the pass)",
+                l.more,
+                if l.more == 1 { "" } else { "s" }
+            ));
+        }
+        push(&mut errors, d);
     }
     // Required = bound by every variant.
     for (fi, f) in resources.iter_mut().enumerate() {
@@ -1271,6 +1296,7 @@ pub fn compile(mut effect: Effect, translator: &mut dyn Translator) -> Result<Co
             );
         }
     }
+    check_cbuffer_sizes(&effect, &shaders, &reflected_sizes, &mut errors);
     // A `[resources]` entry that names a register no shader of the effect binds is a typo (`t1`
     // for `t0`): it would silently do nothing.
     for r in &effect.resources {
@@ -1413,7 +1439,10 @@ fn check_reflection(
     used: &[(ShaderRef, Stage)],
     loaded: &BTreeMap<ShaderRef, Loaded>,
     errors: &mut Vec<Diagnostic>,
-) {
+) -> BTreeMap<usize, u32> {
+    // Per declared layout's constant buffer (index into `effect.cbuffers`): the largest size a
+    // binding shader's reflection records.
+    let mut reflected_sizes: BTreeMap<usize, u32> = BTreeMap::new();
     let push = |errors: &mut Vec<Diagnostic>, d: Diagnostic| {
         if !errors.contains(&d) {
             errors.push(d);
@@ -1607,6 +1636,8 @@ fn check_reflection(
                     Some(_) => {}
                 }
             } else {
+                let size = reflected_sizes.entry(ci).or_insert(0);
+                *size = (*size).max(reflected.reflection.size);
                 for (fi, msg) in reflect::compare_declared(&layout.fields, reflected) {
                     let span = fi.map(|i| layout.field_spans[i].clone()).unwrap_or(layout.span.clone());
                     push(
@@ -1653,6 +1684,7 @@ fn check_reflection(
             );
         }
     }
+    reflected_sizes
 }
 
 /// The `wgsl::` constant name for a shader label: the file stem (or header symbol) without the
@@ -1768,28 +1800,8 @@ fn check_bindings(
             continue;
         };
         let (kind, cbuffer) = match &b.kind {
-            BindingKind::UniformBuffer { size_bytes } => {
+            BindingKind::UniformBuffer { .. } => {
                 let ci = effect.cbuffers.iter().position(|c| snake_case(&c.name) == name).expect("field_name found it");
-                let c = &effect.cbuffers[ci];
-                let layout = &effect.layouts[c.layout];
-                if *size_bytes > layout.size() {
-                    push(effect.error(
-                        &c.register_span,
-                        format!(
-                            "effect {}, pass `{pass}`, {} shader {}: constant buffer {} is declared as {} bytes ({} \
-                             registers), but layout `{}` covers only {} bytes ({} registers)",
-                            effect.name,
-                            stage.name(),
-                            s.labels[0],
-                            b.register,
-                            size_bytes,
-                            size_bytes / 16,
-                            layout.name,
-                            layout.size(),
-                            layout.size() / 16
-                        ),
-                    ));
-                }
                 (FieldKind::UniformBuffer, Some(ci))
             }
             BindingKind::StorageBuffer { .. } => (FieldKind::StorageBuffer, None),
@@ -1842,13 +1854,162 @@ fn check_bindings(
     fields
 }
 
+/// Compares each declared layout with the sizes the shaders binding its constant buffers declare
+/// (`dcl_constantbuffer cb0[7]` → 112 bytes; with reflection, the size it records too), once per
+/// layout, not once per shader. A stage may use a prefix of a layout, but a layout that reaches
+/// past every binding shader's buffer is an error at its first field that does (unless a buffer
+/// with the layout says `allow_larger = true`), and one that ends before some shader's buffer is
+/// an error at its last field.
+fn check_cbuffer_sizes(
+    effect: &Effect,
+    shaders: &[CompiledShader],
+    reflected_sizes: &BTreeMap<usize, u32>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    use crate::effect::layout::format_offset;
+    let push = |errors: &mut Vec<Diagnostic>, d: Diagnostic| {
+        if !errors.contains(&d) {
+            errors.push(d);
+        }
+    };
+    // The constant buffer (index into `effect.cbuffers`) a shader's binding binds: the first entry
+    // for its register and stage, as `field_name` finds it.
+    let buffer_of = |stage: Stage, b: &dxbc_wgsl::ResourceBinding| {
+        effect.cbuffers.iter().position(|c| {
+            c.slot == b.register.slot
+                && c.space == b.register.space
+                && c.stages.as_ref().is_none_or(|st| st.contains(&stage))
+        })
+    };
+    for (li, layout) in effect.layouts.iter().enumerate() {
+        if layout.from_reflection || layout.fields.is_empty() {
+            continue;
+        }
+        // The binding shaders' declared sizes, each with its shader's label and buffer, largest
+        // first.
+        let mut sizes: Vec<(u32, &str, usize)> = Vec::new();
+        for s in shaders {
+            for b in s.info.bindings.iter().filter(|b| b.register.class == RegisterClass::ConstantBuffer) {
+                let (BindingKind::UniformBuffer { size_bytes }, Some(ci)) = (&b.kind, buffer_of(s.info.stage, b))
+                else {
+                    continue;
+                };
+                if effect.cbuffers[ci].layout == li {
+                    sizes.push((*size_bytes, &s.labels[0], ci));
+                }
+            }
+        }
+        if sizes.is_empty() {
+            continue;
+        }
+        sizes.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let (largest, by, ci) = sizes[0];
+        let cb = &effect.cbuffers[ci];
+        let others = {
+            let n = sizes.iter().filter(|s| s.0 == largest).count() - 1;
+            match n {
+                0 => String::new(),
+                1 => " and 1 other shader".to_string(),
+                n => format!(" and {n} other shaders"),
+            }
+        };
+        let reg = if cb.space == 0 { format!("b{}", cb.slot) } else { format!("b{}, space {}", cb.slot, cb.space) };
+        let show = |f: &crate::effect::PlacedField| {
+            format!("`{}` ({} at {}, bytes {}–{})", f.name, f.ty, format_offset(f.offset), f.offset, f.end())
+        };
+        let size = layout.size();
+        if largest > size {
+            // The shaders read past the layout's end: name the layout's last field.
+            let (fi, last) = layout.fields.iter().enumerate().max_by_key(|(_, f)| f.end()).expect("not empty");
+            push(
+                errors,
+                effect
+                    .error(
+                        &layout.field_spans[fi],
+                        format!(
+                            "effect {}: constant buffer `{}` ({reg}) is declared as {largest} bytes ({} registers) by \
+                             shader {by}{others}, but layout `{}` covers only {size} bytes ({} registers), ending with \
+                             {}: a field is missing or declared smaller than the shader's at or before it",
+                            effect.name,
+                            cb.name,
+                            largest / 16,
+                            layout.name,
+                            size / 16,
+                            show(last)
+                        ),
+                    )
+                    .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
+            );
+            continue;
+        }
+        if effect.cbuffers.iter().any(|c| c.layout == li && c.allow_larger) {
+            continue;
+        }
+        // What the shaders cover: the largest declared size, or the size a binding shader's
+        // reflection records when that is larger.
+        let recorded = sizes.iter().filter_map(|s| reflected_sizes.get(&s.2)).copied().max().unwrap_or(0);
+        let (end, whose) = if recorded > largest {
+            (recorded, "the size their reflection records".to_string())
+        } else {
+            (largest, format!("shader {by}{others}"))
+        };
+        let Some((fi, past)) =
+            layout.fields.iter().enumerate().filter(|(_, f)| f.end() > end).min_by_key(|(_, f)| f.offset)
+        else {
+            continue;
+        };
+        let (what, why) = if past.offset >= end {
+            (format!("starts at {}, past the end of", format_offset(past.offset)), "no shader can read it".to_string())
+        } else {
+            (
+                format!("reaches {} bytes past the end of", past.end() - end),
+                format!(
+                    "the layout's offsets part from the shaders' at `{}` or before it (a field added or widened \
+                     before it shifts it)",
+                    past.name
+                ),
+            )
+        };
+        push(
+            errors,
+            effect
+                .error(
+                    &layout.field_spans[fi],
+                    format!(
+                        "effect {}: field {} of layout `{}` {what} constant buffer `{}` ({reg}) as every shader \
+                         binding it declares it: {end} bytes ({} registers, {whose}); {why}. If the layout is meant \
+                         to cover more than the shaders declare, say so with `allow_larger = true` in [cbuffers.{}]",
+                        effect.name,
+                        show(past),
+                        layout.name,
+                        cb.name,
+                        end.div_ceil(16),
+                        cb.name
+                    ),
+                )
+                .with_kind(DiagnosticKind::Cbuffer(cb.name.clone())),
+        );
+    }
+}
+
+/// A link mistake between a pass's vertex (or geometry) and pixel shaders: the first pair that
+/// shows it, and how many other pairs do.
+struct LinkProblem {
+    /// Pass, the pixel input's semantic, the kind of mismatch.
+    key: (String, String, u8),
+    first: Diagnostic,
+    more: usize,
+    /// The pairs counted (writer label, pixel shader label).
+    pairs: Vec<(String, String)>,
+}
+
 fn check_link(
     effect: &Effect,
     pass: &str,
     writer: Writer<'_>,
     ps: &CompiledShader,
     at: &Span,
-    errors: &mut Vec<Diagnostic>,
+    links: &mut Vec<LinkProblem>,
 ) {
     let Writer { stage, label, shader: vs } = writer;
     for input in ps.info.inputs.iter().filter(|i| i.location.is_some()) {
@@ -1857,8 +2018,10 @@ fn check_link(
                 && o.semantic.eq_ignore_ascii_case(&input.semantic)
                 && o.semantic_index == input.semantic_index
         });
+        let mut kind = 0;
         let problem = match found {
             None => {
+                kind = 0;
                 let at_reg: Vec<String> = vs
                     .info
                     .outputs
@@ -1876,6 +2039,7 @@ fn check_link(
                 ))
             }
             Some(o) if o.location != input.location || o.scalar != input.scalar || o.components < input.components => {
+                kind = 1;
                 Some(format!(
                     "pixel shader {} reads {} as @location({}) {}, but {stage} shader {label} writes it as @location({}) {}",
                     ps.labels[0],
@@ -1886,7 +2050,12 @@ fn check_link(
                     o.wgsl_type()
                 ))
             }
-            Some(o) if o.interpolation.is_some() && input.interpolation.is_some() && o.interpolation != input.interpolation => {
+            Some(o)
+                if o.interpolation.is_some()
+                    && input.interpolation.is_some()
+                    && o.interpolation != input.interpolation =>
+            {
+                kind = 2;
                 Some(format!(
                     "pixel shader {} reads {} with {} interpolation, but {stage} shader {label} writes it with {}: WebGPU needs both \
                      sides to agree, and effects translate each vertex shader once (D3D declares interpolation in the pixel \
@@ -1900,9 +2069,21 @@ fn check_link(
             Some(_) => None,
         };
         if let Some(p) = problem {
-            let d = effect.error(at, format!("effect {}, pass `{pass}`: {p}", effect.name));
-            if !errors.contains(&d) {
-                errors.push(d);
+            let key = (pass.to_string(), input.semantic_label(), kind);
+            let pair = (label.to_string(), ps.labels[0].clone());
+            match links.iter_mut().find(|l| l.key == key) {
+                Some(l) => {
+                    if !l.pairs.contains(&pair) {
+                        l.pairs.push(pair);
+                        l.more += 1;
+                    }
+                }
+                None => links.push(LinkProblem {
+                    key,
+                    first: effect.error(at, format!("effect {}, pass `{pass}`: {p}", effect.name)),
+                    more: 0,
+                    pairs: vec![pair],
+                }),
             }
         }
     }

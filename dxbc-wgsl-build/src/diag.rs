@@ -14,9 +14,10 @@ pub struct Diagnostic {
     pub kind: DiagnosticKind,
     /// The file the position is in (the effect file, or a shader input).
     pub file: PathBuf,
-    /// 1-based line.
+    /// 1-based line; 0 for a diagnostic about a whole file (an unreadable one), which displays
+    /// as `file: message`, without a position.
     pub line: usize,
-    /// 1-based column (in characters).
+    /// 1-based column (in characters); 0 with line 0.
     pub column: usize,
     /// The byte range of `file` it refers to, when it refers to one (a key, a value, a table).
     pub span: Option<Range<usize>>,
@@ -65,13 +66,14 @@ impl Diagnostic {
         Diagnostic { span: Some(span.clone()), ..Self::at(file, source, span.start, message) }
     }
 
-    /// A diagnostic about a whole file (line 1, column 1, no span).
+    /// A diagnostic about a whole file (no position: line 0, column 0, no span; it displays as
+    /// `file: message`).
     pub fn file(file: &Path, message: impl Into<String>) -> Self {
         Diagnostic {
             kind: DiagnosticKind::Check,
             file: file.to_path_buf(),
-            line: 1,
-            column: 1,
+            line: 0,
+            column: 0,
             span: None,
             message: message.into(),
         }
@@ -85,6 +87,9 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file.display(), self.message);
+        }
         write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)
     }
 }

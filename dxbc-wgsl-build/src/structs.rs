@@ -501,7 +501,10 @@ fn numeric_pieces(f: &PlacedField, next: u32) -> Vec<Piece> {
 /// `` `DiffuseColor` at c0 (byte 0), float4. `` with what a reader needs to fill it in.
 fn field_doc(f: &PlacedField, in_struct: bool, rust_ty: String) -> String {
     let within = if in_struct { " of the struct" } else { "" };
-    let mut d = format!("`{}` at {} (byte {}){within}, {}", f.name, format_offset(f.offset), f.offset, f.ty);
+    // An array type in code spans: rustdoc reads a bare `float3[2]` as a link to `2`.
+    let ty = f.ty.to_string();
+    let ty = if ty.contains('[') { format!("`{ty}`") } else { ty };
+    let mut d = format!("`{}` at {} (byte {}){within}, {ty}", f.name, format_offset(f.offset), f.offset);
     let reg = f.offset / REGISTER;
     match &f.ty {
         VarType::Struct(s) => {

@@ -366,18 +366,159 @@ register = "b0"
 layout = "P"
 "#;
 
+/// Every diagnostic of compiling `text` (with the stand-in shaders).
+fn compile_all(text: &str) -> Vec<dxbc_wgsl_build::Diagnostic> {
+    let dir = tempfile::tempdir().unwrap();
+    common::write_tiny(dir.path());
+    let path = dir.path().join("e.effect.toml");
+    std::fs::write(&path, text).unwrap();
+    let effect = Effect::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    match compile::compile(effect, &mut common::FakeTranslator::default()) {
+        Ok(_) => Vec::new(),
+        Err(e) => e.0,
+    }
+}
+
 #[test]
 fn cbuffer_larger_than_its_layout() {
-    // Tiny_VS declares 128 bytes; a 64-byte layout is too small. Named: effect, pass, stage, sizes.
+    // Tiny_VS declares 128 bytes; a 64-byte layout is too small. At the layout's last field,
+    // named with the effect, the shader and both sizes.
     let text = format!(
         "[effect]\nname = \"E\"\n[layouts.P]\nfields = [{{ name = \"M\", type = \"float4x4\" }}]\n[cbuffers.P]\nregister = \"b0\"\nlayout = \"P\"\n{PASS}"
     );
     expect_compile_at(
         &text,
-        "\"b0\"",
+        "\"M\"",
         0,
-        "effect E, pass `main`, vertex shader Tiny_VS.dxbc: constant buffer b0 is declared as 128 bytes (8 registers), but layout `P` covers only 64 bytes (4 registers)",
+        "effect E: constant buffer `P` (b0) is declared as 128 bytes (8 registers) by shader Tiny_VS.dxbc, but layout \
+         `P` covers only 64 bytes (4 registers), ending with `M` (float4x4 at c0, bytes 0–64)",
     );
+}
+
+/// The tiny effect (`tests/common`: four vertex shaders and four pixel shaders bind `Parameters`
+/// at b0; the largest, Tiny_VSLit, declares 176 bytes, the layout's size) with `fields` edited.
+fn tiny_with(edit: impl Fn(&str) -> String) -> String {
+    let text = edit(common::TINY_EFFECT);
+    assert_ne!(text, common::TINY_EFFECT, "the edit applies");
+    text
+}
+
+const NORMALS: &str = r#"    { name = "Normals", type = "float3x3", packing = "row_major", doc = "Normal matrix." },
+"#;
+
+#[test]
+fn a_layout_with_an_extra_trailing_field_is_an_error_at_that_field_once() {
+    // A float4 after the last field: past the end of b0 as every shader declares it. One
+    // diagnostic for the effect and layout, not one per binding shader.
+    let text = tiny_with(|t| t.replace(NORMALS, &format!("{NORMALS}    {{ name = \"Extra\", type = \"float4\" }},\n")));
+    let all = compile_all(&text);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let d = &all[0];
+    assert_eq!((d.line, d.column), pos(&text, "\"Extra\"", 0), "{d}");
+    assert!(
+        d.message.contains(
+            "field `Extra` (float4 at c11, bytes 176–192) of layout `Parameters` starts at c11, past the end \
+             of constant buffer `Parameters` (b0) as every shader binding it declares it: 176 bytes (11 registers, \
+             shader Tiny_VSLit.dxbc"
+        ),
+        "{d}"
+    );
+    assert!(d.message.contains("`allow_larger = true` in [cbuffers.Parameters]"), "{d}");
+}
+
+#[test]
+fn a_layout_with_a_shifted_field_names_the_field_where_the_offsets_part_once() {
+    // A float4 inserted after WorldViewProj shifts Normals by one register, so that the layout
+    // ends 12 bytes past the shaders' buffers: the error is at the field that crosses their end.
+    let text = tiny_with(|t| {
+        t.replace(
+            "    { name = \"WorldViewProj\", type = \"float4x4\", offset = \"c4\" },\n",
+            "    { name = \"WorldViewProj\", type = \"float4x4\", offset = \"c4\" },\n    { name = \"Inserted\", type = \"float4\" },\n",
+        )
+    });
+    let all = compile_all(&text);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let d = &all[0];
+    assert_eq!((d.line, d.column), pos(&text, "\"Normals\"", 0), "{d}");
+    assert!(
+        d.message.contains(
+            "field `Normals` (float3x3 at c9, bytes 144–188) of layout `Parameters` reaches 12 bytes past the \
+             end of constant buffer `Parameters` (b0)"
+        ),
+        "{d}"
+    );
+    assert!(d.message.contains("the layout's offsets part from the shaders' at `Normals` or before it"), "{d}");
+}
+
+#[test]
+fn a_layout_two_buffers_share_is_reported_once() {
+    // The vertex shaders' b0 and the pixel shaders' b0 are two buffers of one layout: one
+    // diagnostic for the layout.
+    let text = tiny_with(|t| {
+        t.replace(NORMALS, &format!("{NORMALS}    {{ name = \"Extra\", type = \"float4\" }},\n")).replace(
+            "[cbuffers.Parameters]\nregister = \"b0\"\nlayout = \"Parameters\"\n",
+            "[cbuffers.Parameters]\nregister = \"b0\"\nlayout = \"Parameters\"\nstages = [\"vertex\"]\n\
+             [cbuffers.PixelParameters]\nregister = \"b0\"\nlayout = \"Parameters\"\nstages = [\"pixel\"]\n",
+        )
+    });
+    let all = compile_all(&text);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    assert_eq!((all[0].line, all[0].column), pos(&text, "\"Extra\"", 0), "{}", all[0]);
+}
+
+#[test]
+fn allow_larger_accepts_a_layout_larger_than_the_shaders_declare() {
+    for field in ["    { name = \"Extra\", type = \"float4\" },\n", "    { name = \"Extra\", type = \"float4x4\" },\n"]
+    {
+        let text = tiny_with(|t| {
+            t.replace(NORMALS, &format!("{NORMALS}{field}")).replace(
+                "[cbuffers.Parameters]\nregister = \"b0\"\n",
+                "[cbuffers.Parameters]\nregister = \"b0\"\nallow_larger = true\n",
+            )
+        });
+        let all = compile_all(&text);
+        assert!(all.is_empty(), "{all:#?}");
+    }
+}
+
+#[test]
+fn a_layout_smaller_than_the_shaders_is_reported_once() {
+    // Without Normals the layout ends at c7 (128 bytes); Tiny_VSLit and Tiny_VSLitNoFog declare
+    // 176: one diagnostic, at WorldViewProj (the last field), naming the largest shader.
+    let text = tiny_with(|t| t.replace(NORMALS, ""));
+    let all = compile_all(&text);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let d = &all[0];
+    // (At the field's `offset`, which places it.)
+    assert_eq!((d.line, d.column), pos(&text, "\"c4\"", 0), "{d}");
+    assert!(
+        d.message.contains(
+            "is declared as 176 bytes (11 registers) by shader Tiny_VSLit.dxbc and 1 other shader, but layout \
+             `Parameters` covers only 128 bytes (8 registers), ending with `WorldViewProj`"
+        ),
+        "{d}"
+    );
+}
+
+#[test]
+fn allow_larger_is_for_declared_layouts() {
+    let text = format!("[effect]\nname = \"E\"\n[cbuffers.P]\nregister = \"b0\"\nallow_larger = true\n{PASS}");
+    expect_at(&text, "true", 0, "`allow_larger` applies to declared layouts");
+}
+
+#[test]
+fn a_link_mistake_is_reported_once_per_pass_and_input() {
+    // With the pixel shader always a fog one, the three NoFog permutations pair a vertex shader
+    // that does not write COLOR1 with a pixel shader that reads it: one diagnostic, counting the
+    // other two pairs.
+    let text = tiny_with(|t| {
+        t.replace("pixel = \"Tiny_PS{texture:Tx}{fog::NoFog}.dxbc\"", "pixel = \"Tiny_PS{texture:Tx}.dxbc\"")
+    });
+    let all = compile_all(&text);
+    assert_eq!(all.len(), 1, "{all:#?}");
+    let d = &all[0];
+    assert!(d.message.contains("reads COLOR1 (v1) but vertex shader"), "{d}");
+    assert!(d.message.contains("(and in 2 more vertex/pixel shader pairs of the pass)"), "{d}");
 }
 
 #[test]

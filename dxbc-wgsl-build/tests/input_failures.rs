@@ -50,7 +50,10 @@ fn the_effect_file_missing_unreadable_not_utf8_or_huge() {
     let dir = tempfile::tempdir().unwrap();
     let effect = dual_texture(dir.path());
     std::fs::remove_file(&effect).unwrap();
-    assert_names("missing", &build_error(dir.path()), "dual_texture.effect.toml", "cannot read effect file");
+    let e = build_error(dir.path());
+    assert_names("missing", &e, "dual_texture.effect.toml", "cannot read effect file");
+    // About the whole file: no position (not `:1:1:`).
+    assert!(e.contains("dual_texture.effect.toml: cannot read effect file"), "{e}");
 
     std::fs::create_dir(&effect).unwrap();
     assert_names("a folder", &build_error(dir.path()), "dual_texture.effect.toml", "cannot read effect file");
@@ -115,7 +118,11 @@ fn a_shader_input_missing_unreadable_huge_or_truncated() {
     assert!(error.contains(VERTEX_BLOB), "{error}");
     assert!(error.contains("past the end") || error.contains("truncated") || error.contains("size"), "{error}");
 
-    // Not a container and not a text header (not UTF-8).
+    // Not a container (a `.dxbc` file is never read as a header): binary or text alike.
     std::fs::write(&blob, [0xffu8, 0xfe, 0, 1, 2, 3]).unwrap();
-    assert_names("binary garbage", &build_error(dir.path()), VERTEX_BLOB, "neither a DXBC container");
+    assert_names("binary garbage", &build_error(dir.path()), VERTEX_BLOB, "is not a DXBC container");
+    std::fs::write(&blob, "some notes, not a shader\n").unwrap();
+    let e = build_error(dir.path());
+    assert_names("a text file", &e, VERTEX_BLOB, "is not a DXBC container (it does not start with `DXBC`");
+    assert!(!e.contains("BYTE"), "not read as a header: {e}");
 }

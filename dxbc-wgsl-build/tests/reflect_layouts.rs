@@ -126,7 +126,7 @@ fn effect_takes_an_omitted_layout_from_the_reflection() {
     // SM4 reflection records no struct names: the struct is named after its first variable.
     assert!(code.contains("pub struct SceneLights {") && code.contains("pub struct SceneLightsUnpadded {"), "{code}");
     assert!(code.contains("/// `Exposure` at c14.w (byte 236), float."), "{code}");
-    assert!(code.contains("/// `Bones` at c4 (byte 64), float3x4[2], row_major"), "{code}");
+    assert!(code.contains("/// `Bones` at c4 (byte 64), `float3x4[2]`, row_major"), "{code}");
 }
 
 /// Two shaders whose reflections give the buffer different layouts: an error at the buffer.

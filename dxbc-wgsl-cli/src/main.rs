@@ -17,16 +17,17 @@
 //! - `layouts [--rust] FILE...`: the constant-buffer layouts of shaders' reflection (RDEF), placed
 //!   by HLSL's packing rules and checked against the offsets the compiler recorded (exit 1 when
 //!   one disagrees); `--rust` also prints each layout's Rust struct.
-//! - `watch [PATH...] [--out DIR] [--gpu|--no-gpu] [--adapter X]`: re-translate, re-qualify and
+//! - `watch [PATH...] [--out DIR] [--gpu|--no-gpu] [--adapter X] [--no-verify-checksum]`: re-translate, re-qualify and
 //!   re-validate effects and shaders as they change, one line per change. See `docs/watch.md`.
-//! - `bench-watch [EFFECT]`: the watcher's change-to-validated latency (p50, p95).
+//! - `bench-watch [EFFECT] [--blob NAME --alternative NAME]`: the watcher's change-to-validated
+//!   latency (p50, p95); the inputs edited are derived from the effect unless given.
 //!
 //! `qualify` and `watch` without PATH take the effects the current cargo workspace declares under
 //! `[package.metadata.dxbc-wgsl] effects = [...]`.
 //!
 //! FILE is a DXBC container (`.dxbc`, `.cso`, ...) or an fxc `/Fh` header (`.h`/`.inc`, with
 //! `--symbol` when it holds several arrays). A container whose checksum does not match is refused;
-//! `--no-verify-checksum` (translate, disasm, layouts, qualify, effect) reads it anyway. Exit status 0 on success, 1 with a one-line error
+//! `--no-verify-checksum` (translate, disasm, layouts, qualify, effect, watch) reads it anyway. Exit status 0 on success, 1 with a one-line error
 //! otherwise.
 
 use std::path::PathBuf;
@@ -45,7 +46,12 @@ mod conformance_cmd;
 mod qualify;
 
 #[derive(Parser)]
-#[command(name = "dxbc-wgsl", version, about = "Translate compiled Direct3D shaders (DXBC) to WGSL")]
+#[command(
+    name = "dxbc-wgsl",
+    version,
+    about = "Translate compiled Direct3D shaders (DXBC) to WGSL",
+    arg_required_else_help = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -219,21 +225,27 @@ enum Command {
         /// Milliseconds a file must be quiet before its change is processed.
         #[arg(long, value_name = "MS", default_value_t = 15)]
         debounce: u64,
+        /// Read containers even when their checksum does not match their contents (knowingly
+        /// patched blobs; effect files can say so for their shaders with `verify_checksum = false`).
+        #[arg(long)]
+        no_verify_checksum: bool,
     },
     /// Measure the watcher's change-to-validated latency on an effect (p50, p95).
     ///
     /// Edits one input of a copy of the effect EDITS times, alternating between its bytes and
     /// ALTERNATIVE's, and times each edit from the save to the watcher's report.
     BenchWatch {
-        /// The effect file.
-        #[arg(default_value = "example-engine/effects/basic.effect.toml")]
-        effect: PathBuf,
-        /// The input edited.
-        #[arg(long, default_value = "BasicEffect_PSBasicVertexLightingTx.dxbc")]
-        blob: String,
-        /// The file (in the same folder) whose program alternates with the input's.
-        #[arg(long, default_value = "BasicEffect_PSBasicVertexLightingTxNoFog.dxbc")]
-        alternative: String,
+        /// The effect file (default: the first effect the cargo workspace declares under
+        /// `[package.metadata.dxbc-wgsl] effects`).
+        effect: Option<PathBuf>,
+        /// The input edited, a file name among the effect's inputs (default: a pixel shader, else a
+        /// vertex shader, of the effect that another input of the same folder can stand in for).
+        #[arg(long)]
+        blob: Option<String>,
+        /// The file (in the same folder) whose program alternates with the input's (default: one
+        /// of the effect's inputs that can stand in for it).
+        #[arg(long)]
+        alternative: Option<String>,
         /// Measured edits.
         #[arg(long, default_value_t = 50)]
         edits: usize,
@@ -304,12 +316,43 @@ fn paths_or_workspace(paths: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
     Ok(effects.into_iter().map(|e| e.strip_prefix(&cwd).map(PathBuf::from).unwrap_or(e)).collect())
 }
 
+/// Without a desktop session `XDG_RUNTIME_DIR` is unset, and Mesa (libwayland, probing for a
+/// compositor) prints `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` twice
+/// per GPU run (lavapipe, Mesa 22.3; with `WGPU_BACKEND=vulkan` too). When it is unset or
+/// not absolute, point it at a private folder of this user's (`$TMPDIR/dxbc-wgsl-runtime-UID`,
+/// mode 0700, created once and reused; no compositor there, so the probe fails quietly). Set
+/// before any thread starts; child processes (Tint's Node.js, Chromium) inherit it. A folder that
+/// exists but is not this user's private folder leaves the variable alone.
+#[cfg(all(feature = "gpu", target_os = "linux"))]
+fn quiet_runtime_dir() {
+    use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|v| v.to_string_lossy().starts_with('/')) {
+        return;
+    }
+    let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else { return };
+    let dir = std::env::temp_dir().join(format!("dxbc-wgsl-runtime-{uid}"));
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+    let private = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0);
+    if private && dir.is_absolute() {
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+}
+
+#[cfg(not(all(feature = "gpu", target_os = "linux")))]
+fn quiet_runtime_dir() {}
+
 fn main() -> ExitCode {
+    quiet_runtime_dir();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             print!("{e}");
             return ExitCode::SUCCESS;
+        }
+        // No arguments at all: the usage (the commands), exit status 1 as for a usage error.
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            print!("{}", e.render());
+            return ExitCode::FAILURE;
         }
         Err(e) => {
             // One line, exit status 1, like every other failure (`--help` has the usage).
@@ -408,8 +451,24 @@ fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Conformance { paths, json } => conformance(paths, json),
-        Command::Watch { paths, out, gpu, debounce } => watch_command(paths, out, &gpu, debounce),
+        Command::Watch { paths, out, gpu, debounce, no_verify_checksum } => {
+            watch_command(paths, out, &gpu, debounce, no_verify_checksum)
+        }
         Command::BenchWatch { effect, blob, alternative, edits, warmup, gpu, debounce } => {
+            let effect = match effect {
+                Some(e) => e,
+                None => paths_or_workspace(Vec::new())?
+                    .into_iter()
+                    .find(|p| watch::input_kind(p) == Some(watch::InputKind::Effect))
+                    .context("the cargo workspace declares no effect: give EFFECT")?,
+            };
+            let (blob, alternative) = match (blob, alternative) {
+                (Some(b), Some(a)) => (b, a),
+                (blob, alternative) => {
+                    let (b, a) = watch::bench::pick_inputs(&effect, blob.as_deref())?;
+                    (b, alternative.unwrap_or(a))
+                }
+            };
             let config = watch::bench::Config {
                 effect,
                 blob,
@@ -442,13 +501,20 @@ fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-fn watch_command(paths: Vec<PathBuf>, out: Option<PathBuf>, gpu: &GpuArgs, debounce: u64) -> anyhow::Result<()> {
+fn watch_command(
+    paths: Vec<PathBuf>,
+    out: Option<PathBuf>,
+    gpu: &GpuArgs,
+    debounce: u64,
+    no_verify_checksum: bool,
+) -> anyhow::Result<()> {
     use std::io::Write as _;
     let paths = paths_or_workspace(paths)?;
     let validator = validator(gpu, false)?;
     let options =
         watch::Options { paths: paths.clone(), out: out.clone(), debounce: std::time::Duration::from_millis(debounce) };
-    let watcher = watch::Watcher::new(options, validator)?;
+    let mut watcher = watch::Watcher::new(options, validator)?;
+    watcher.set_verify_checksum(!no_verify_checksum);
     let stopper = watcher.stopper();
     ctrlc::set_handler(move || stopper.stop()).context("cannot install the Ctrl-C handler")?;
     let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();

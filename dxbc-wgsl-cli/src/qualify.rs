@@ -932,6 +932,11 @@ pub fn run(args: &Args) -> anyhow::Result<bool> {
     if !notes.is_empty() {
         writeln!(o, "({})", notes.join("; "))?;
     }
+    if args.tint {
+        let checked = records.iter().filter(|r| r.tint.is_some()).count();
+        let accepted = records.iter().filter(|r| r.tint == Some(true)).count();
+        writeln!(o, "tint: {accepted} of {checked} naga-valid modules accepted by Tint (Chrome's WGSL compiler)")?;
+    }
     if args.browser {
         let checked = records.iter().filter(|r| r.browser.is_some()).count();
         let clean = records.iter().filter(|r| r.browser == Some(true)).count();

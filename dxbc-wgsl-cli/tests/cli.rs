@@ -236,3 +236,184 @@ fn translate_to_dev_stdout_writes_through_the_redirection() {
     let appended = sh(r#""$1" translate "$2" -o /dev/stdout >> "$3""#);
     assert!(appended.starts_with(&text) && appended.len() > text.len(), "{appended}");
 }
+
+/// `dxbc-wgsl` alone prints its usage (the commands), exit status 1.
+#[test]
+fn no_arguments_print_the_usage() {
+    let r = run(&[]);
+    assert_eq!(r.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(out.contains("Usage: dxbc-wgsl <COMMAND>"), "{out}");
+    assert!(out.contains("translate") && out.contains("qualify") && out.contains("watch"), "{out}");
+}
+
+/// DualTextureEffect's blobs and its effect file copied into `dir` beside each other, with
+/// `shader_dir = "."`; returns the effect file's name.
+fn dual_texture_beside_its_blobs(dir: &Path) -> &'static str {
+    let blobs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/shaders/directxtk/DualTextureEffect");
+    for entry in std::fs::read_dir(&blobs).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let effect = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/effects/dual_texture.effect.toml");
+    let text = std::fs::read_to_string(effect)
+        .unwrap()
+        .replace("shader_dir = \"../shaders/directxtk/DualTextureEffect\"", "shader_dir = \".\"");
+    assert!(text.contains("shader_dir = \".\""));
+    std::fs::write(dir.join("e.effect.toml"), text).unwrap();
+    "e.effect.toml"
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dxbc-wgsl")).args(args).current_dir(dir).output().unwrap()
+}
+
+/// An effect file given by a bare relative name with `shader_dir = "."` finds its shaders (the
+/// folder was the empty path: `shader_dir: no folder`).
+#[test]
+fn shader_dir_dot_beside_an_effect_named_without_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let effect = dual_texture_beside_its_blobs(dir.path());
+    let r = run_in(dir.path(), &["effect", effect]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("4 permutations, 6 distinct shaders"));
+}
+
+/// A missing effect file: one line without a position (`:1:1` pointed into a file that is not there).
+#[test]
+fn a_missing_effect_file_has_no_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_in(dir.path(), &["effect", "missing.effect.toml"]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.starts_with("error: missing.effect.toml: cannot read effect file: "), "{err}");
+    assert!(!err.contains(":1:1"), "{err}");
+}
+
+/// A text file named `.dxbc` is not a DXBC container (it was read as an fxc header: "no `BYTE
+/// name[]` array").
+#[test]
+fn a_text_file_named_dxbc_is_not_a_container() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.dxbc");
+    std::fs::write(&file, "some notes, not a shader\n").unwrap();
+    for command in ["translate", "info", "disasm"] {
+        let r = run(&[command, file.to_str().unwrap()]);
+        assert_eq!(r.status.code(), Some(1), "{command}");
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("notes.dxbc is not a DXBC container (it does not start with `DXBC`"), "{command}: {err}");
+        assert!(!err.contains("BYTE"), "{err}");
+    }
+}
+
+/// `watch --no-verify-checksum` reads a knowingly patched blob (the checksum failure suggests the
+/// option; `watch` did not accept it).
+#[test]
+fn watch_accepts_no_verify_checksum() {
+    use std::io::{BufRead as _, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("vs.dxbc"), patched("BasicEffect_VSBasic.dxbc")).unwrap();
+    let ready = |extra: &[&str]| -> String {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dxbc-wgsl"))
+            .arg("watch")
+            .args(extra)
+            .arg(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = Vec::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            let done = line.starts_with("ready:");
+            lines.push(line);
+            if done {
+                break;
+            }
+        }
+        child.kill().unwrap();
+        let _ = child.wait();
+        lines.join("\n")
+    };
+    let refused = ready(&[]);
+    assert!(refused.contains("checksum mismatch") && refused.contains("--no-verify-checksum"), "{refused}");
+    assert!(refused.contains("1 shaders, 0 qualified"), "{refused}");
+    let read = ready(&["--no-verify-checksum"]);
+    assert!(read.contains("1 shaders, 1 qualified"), "{read}");
+    assert!(!read.contains("checksum mismatch"), "{read}");
+}
+
+/// `bench-watch EFFECT` outside this repository, on an effect that is not BasicEffect: the input
+/// edited and its alternative come from the effect.
+#[test]
+fn bench_watch_derives_its_inputs_from_the_effect() {
+    let dir = tempfile::tempdir().unwrap();
+    let effect = dual_texture_beside_its_blobs(dir.path());
+    let r = run_in(dir.path(), &["bench-watch", effect, "--no-gpu", "--edits", "2", "--warmup", "0"]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{out}{}", String::from_utf8_lossy(&r.stderr));
+    assert!(
+        out.starts_with(
+            "bench-watch: 2 edits of DualTextureEffect_VSDualTexture.dxbc (alternating with \
+             DualTextureEffect_VSDualTextureVc.dxbc)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("2 edits: 1.0 permutations validated"), "{out}");
+    // Given, they are used as given.
+    let r = run_in(
+        dir.path(),
+        &[
+            "bench-watch",
+            effect,
+            "--no-gpu",
+            "--edits",
+            "2",
+            "--warmup",
+            "0",
+            "--blob",
+            "DualTextureEffect_VSDualTextureVc.dxbc",
+            "--alternative",
+            "DualTextureEffect_VSDualTexture.dxbc",
+        ],
+    );
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{out}{}", String::from_utf8_lossy(&r.stderr));
+    assert!(out.starts_with("bench-watch: 2 edits of DualTextureEffect_VSDualTextureVc.dxbc"), "{out}");
+}
+
+/// `qualify`'s refusal for a typed UAV without a format says how the command line gives one.
+#[test]
+fn qualify_hints_name_the_command_line_option() {
+    let blob =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/directxtk12/GenerateMips/GenerateMips_main.dxbc");
+    let r = run(&["qualify", "--no-progress", blob.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{out}");
+    assert!(out.contains("typed_uav_format_unknown: typed UAV u0"), "{out}");
+    assert!(out.contains("give it with `--view-format u0=FORMAT`, an effect file's [view_formats]"), "{out}");
+}
+
+/// `qualify --tint` says in its text output that Tint ran (skipped without Tint's packages, or
+/// with `DXBC_WGSL_SKIP_TINT` set).
+#[test]
+fn qualify_tint_says_that_tint_ran() {
+    if std::env::var_os("DXBC_WGSL_SKIP_TINT").is_some() {
+        eprintln!("SKIPPED: DXBC_WGSL_SKIP_TINT is set");
+        return;
+    }
+    if let Err(e) = dxbc_wgsl_cli::tint::available() {
+        panic!("{e} (set DXBC_WGSL_SKIP_TINT=1 to skip explicitly)");
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../example-engine/shaders/directxtk/DualTextureEffect");
+    let r = run(&["qualify", "--no-progress", "--tint", dir.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(r.status.success(), "{out}{}", String::from_utf8_lossy(&r.stderr));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 2],
+        "tint: 6 of 6 naga-valid modules accepted by Tint (Chrome's WGSL compiler)",
+        "{out}"
+    );
+}

@@ -161,3 +161,21 @@ fn geometry_shaders_in_qualify_and_effect_gpu() {
         "{text}"
     );
 }
+
+/// Without a desktop session (`XDG_RUNTIME_DIR` unset), Mesa's drivers printed `error:
+/// XDG_RUNTIME_DIR is invalid or not set in the environment.` twice per GPU run; the command line
+/// points the variable at a private folder first, so nothing of the kind is printed.
+#[cfg(all(feature = "gpu", target_os = "linux"))]
+#[test]
+fn a_gpu_run_without_a_session_prints_no_xdg_message() {
+    if skip_gpu("a_gpu_run_without_a_session_prints_no_xdg_message") {
+        return;
+    }
+    let effect = root().join("example-engine/effects/dual_texture.effect.toml");
+    for args in [vec!["adapters"], vec!["effect", effect.to_str().unwrap(), "--gpu"]] {
+        let o =
+            Command::new(env!("CARGO_BIN_EXE_dxbc-wgsl")).args(&args).env_remove("XDG_RUNTIME_DIR").output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", err(&o));
+        assert_eq!(err(&o).matches("XDG_RUNTIME_DIR").count(), 0, "{args:?}: {}", err(&o));
+    }
+}

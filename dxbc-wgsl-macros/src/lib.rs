@@ -20,7 +20,7 @@ use syn::{parse_macro_input, LitStr};
 /// rustc tracks every file the macro reads (the effect file and each shader input, through an
 /// `include_bytes!` in the expansion), so editing one recompiles the crate. Errors in the effect
 /// file or its shaders become `compile_error!`s of the form `path:line:column: message`, pointing
-/// at the effect file.
+/// at the effect file (`path: message` for an effect file that cannot be read).
 ///
 /// The generated code compiles against wgpu 30.x: when the crate's `Cargo.lock` resolves another
 /// wgpu, the expansion is one `compile_error!` naming both versions instead.

@@ -40,7 +40,31 @@ struct Args {
     web_scene: Option<PathBuf>,
 }
 
+/// Without a desktop session `XDG_RUNTIME_DIR` is unset, and Mesa's drivers (libwayland probing
+/// for a compositor) print `error: XDG_RUNTIME_DIR is invalid or not set in the environment.` for
+/// every instance they set up. When it is unset or not absolute, point it at a private folder of
+/// this user's (`$TMPDIR/dxbc-wgsl-runtime-UID`, mode 0700, as `dxbc-wgsl` does), before any
+/// thread starts. A folder there that is not this user's private one leaves the variable alone.
+#[cfg(target_os = "linux")]
+fn quiet_runtime_dir() {
+    use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+    if std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|v| v.to_string_lossy().starts_with('/')) {
+        return;
+    }
+    let Ok(uid) = std::fs::metadata("/proc/self").map(|m| m.uid()) else { return };
+    let dir = std::env::temp_dir().join(format!("dxbc-wgsl-runtime-{uid}"));
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+    let private = std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0);
+    if private && dir.is_absolute() {
+        std::env::set_var("XDG_RUNTIME_DIR", &dir);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn quiet_runtime_dir() {}
+
 fn main() -> ExitCode {
+    quiet_runtime_dir();
     let args = Args::parse();
     let gpu = match Gpu::new() {
         Ok(gpu) => gpu,

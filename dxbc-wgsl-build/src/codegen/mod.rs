@@ -2047,12 +2047,30 @@ fn resource_doc(e: &crate::effect::Effect, f: &ResourceField) -> String {
              is `copy_buffer_to_buffer(counter, 0, destination, offset, 4)`.",
             regs.join(", ")
         ),
-        None => format!("Register {}: {}.", regs.join(", "), f.kinds.join(" or ")),
+        None => format!(
+            "Register {}: {}.",
+            regs.join(", "),
+            f.kinds.iter().map(|k| doc_kind(k)).collect::<Vec<_>>().join(" or ")
+        ),
     };
     if !f.required {
         d.push_str(" Only some permutations bind it.");
     }
     d
+}
+
+/// A resource kind for rustdoc: a WGSL type with `<...>` in a code span (rustdoc reads a bare
+/// `texture_2d<f32>` as an unclosed HTML tag).
+fn doc_kind(kind: &str) -> String {
+    let (ty, rest) = kind.split_once(' ').unwrap_or((kind, ""));
+    if !ty.contains('<') {
+        return kind.to_string();
+    }
+    if rest.is_empty() {
+        format!("`{ty}`")
+    } else {
+        format!("`{ty}` {rest}")
+    }
 }
 
 fn vertex_rust_type(f: &VertexFormat) -> String {

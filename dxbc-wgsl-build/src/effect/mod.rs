@@ -238,6 +238,9 @@ pub struct CbufferDecl {
     /// `packoffset`) that the compiler's reflection does not flag as placed (`placed = { a =
     /// "c1" }`): name, byte offset, span of the key.
     pub placed: Vec<(String, u32, Span)>,
+    /// `allow_larger = true`: the declared layout may cover more than every shader binding the
+    /// buffer declares (otherwise a field past the largest declared size is an error).
+    pub allow_larger: bool,
 }
 
 /// Register class of a non-cbuffer resource.

@@ -294,7 +294,12 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
             check_hlsl_ident(&cx, &name, &k.span(), "constant buffer name")?;
             let what = format!("[cbuffers.{name}]");
             let t = as_table(&cx, &name, v)?;
-            check_keys(&cx, t, &what, &["register", "space", "layout", "fields", "doc", "stages", "placed"])?;
+            check_keys(
+                &cx,
+                t,
+                &what,
+                &["register", "space", "layout", "fields", "doc", "stages", "placed", "allow_larger"],
+            )?;
             let reg_v = require(&cx, t, "register", &k.span(), &what)?;
             let (class, slot) = parse_register(&cx, as_str(&cx, "register", reg_v)?, &reg_v.span())?;
             if class != 'b' {
@@ -374,8 +379,30 @@ pub(super) fn parse(path: &Path, source: String) -> R<Effect> {
                     placed.push((vk.get_ref().to_string(), offset, vk.span()));
                 }
             }
-            let decl =
-                CbufferDecl { name, span: k.span(), slot, space, register_span: reg_v.span(), stages, layout, placed };
+            let allow_larger = match render_states::opt_bool(&cx, t, "allow_larger")? {
+                Some((_, span)) if layouts[layout].from_reflection => {
+                    return Err(cx.err(
+                        &span,
+                        format!(
+                            "{what}: `allow_larger` applies to declared layouts (`layout` or `fields`); a layout taken \
+                             from the reflection is the shaders' own"
+                        ),
+                    ));
+                }
+                Some((b, _)) => b,
+                None => false,
+            };
+            let decl = CbufferDecl {
+                name,
+                span: k.span(),
+                slot,
+                space,
+                register_span: reg_v.span(),
+                stages,
+                layout,
+                placed,
+                allow_larger,
+            };
             if let Some(other) = cbuffers
                 .iter()
                 .find(|c| c.slot == decl.slot && c.space == decl.space && stages_overlap(&c.stages, &decl.stages))

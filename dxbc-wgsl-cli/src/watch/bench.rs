@@ -139,6 +139,68 @@ fn save_like_an_editor(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// The input to edit and the file whose program alternates with it, for an effect whose
+/// `bench-watch` names neither (or only the input): two shader inputs of the effect in one folder,
+/// of the same stage, with different bytes, such that the second can stand in for the first
+/// without breaking the effect: pixel shaders first (the second reads no input and binds no
+/// register the first does not, and writes the same outputs), then vertex shaders (it binds no
+/// register the first does not, and writes the same outputs, registers included; its inputs may
+/// differ). File names, as [`Config`] takes them.
+///
+/// # Errors
+/// The effect cannot be loaded, `blob` is not one of its inputs, or no such pair exists (give
+/// `--blob` and `--alternative`).
+pub fn pick_inputs(effect_path: &Path, blob: Option<&str>) -> anyhow::Result<(String, String)> {
+    use dxbc_wgsl_build::stage::StageInfo;
+    let effect = Effect::load(effect_path).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let options = dxbc_wgsl::TranslateOptions { skip_checksum: !effect.verify_checksum, ..Default::default() };
+    let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut shaders: Vec<(PathBuf, Vec<u8>, StageInfo)> = Vec::new();
+    for p in candidate_inputs(&effect) {
+        let Ok(bytes) = std::fs::read(&p) else { continue };
+        if !bytes.starts_with(b"DXBC") {
+            continue;
+        }
+        if let Ok(info) = dxbc_wgsl_build::compile::translate_bytes_with(&bytes, &options) {
+            shaders.push((p, bytes, info));
+        }
+    }
+    shaders.sort_by(|a, b| a.0.cmp(&b.0));
+    if let Some(b) = blob {
+        if !shaders.iter().any(|(p, ..)| name(p) == b) {
+            bail!("{b} is not a DXBC input of {} that translates", effect_path.display());
+        }
+    }
+    let regs = |i: &StageInfo| -> Vec<_> { i.bindings.iter().map(|b| b.register).collect() };
+    let stands_in = |a: &StageInfo, b: &StageInfo| match a.stage {
+        dxbc_wgsl_build::effect::Stage::Pixel => {
+            b.inputs.iter().all(|i| a.inputs.contains(i))
+                && regs(b).iter().all(|r| regs(a).contains(r))
+                && a.outputs == b.outputs
+        }
+        // Its vertex layout follows the program: only what the next stage reads must stay.
+        dxbc_wgsl_build::effect::Stage::Vertex => regs(b).iter().all(|r| regs(a).contains(r)) && a.outputs == b.outputs,
+        _ => false,
+    };
+    for stage in [dxbc_wgsl_build::effect::Stage::Pixel, dxbc_wgsl_build::effect::Stage::Vertex] {
+        for (pa, ba, ia) in shaders.iter().filter(|s| s.2.stage == stage) {
+            if blob.is_some_and(|b| name(pa) != b) {
+                continue;
+            }
+            for (pb, bb, ib) in shaders.iter().filter(|s| s.2.stage == stage) {
+                if pa.parent() == pb.parent() && ba != bb && stands_in(ia, ib) {
+                    return Ok((name(pa), name(pb)));
+                }
+            }
+        }
+    }
+    bail!(
+        "found no two inputs of {} to alternate{}: give --blob and --alternative",
+        effect_path.display(),
+        blob.map(|b| format!(" with {b}")).unwrap_or_default()
+    )
+}
+
 /// Runs the benchmark.
 ///
 /// # Errors

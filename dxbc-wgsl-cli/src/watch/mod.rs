@@ -534,6 +534,8 @@ pub struct Watcher<V> {
     effects: BTreeMap<PathBuf, EffectState>,
     cache: HashMap<Hash, Translated>,
     watched: BTreeMap<PathBuf, bool>,
+    /// Whether containers' checksums are verified (`watch --no-verify-checksum` turns it off).
+    verify_checksum: bool,
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
 }
@@ -572,6 +574,7 @@ impl<V: Validate> Watcher<V> {
             effects: BTreeMap::new(),
             cache: HashMap::new(),
             watched: BTreeMap::new(),
+            verify_checksum: true,
             tx,
             rx,
         })
@@ -580,6 +583,13 @@ impl<V: Validate> Watcher<V> {
     /// The validator.
     pub fn validator(&self) -> &V {
         &self.validator
+    }
+
+    /// Reads containers whose checksum does not match their contents (knowingly patched blobs),
+    /// bare shaders and every effect's shaders alike (`watch --no-verify-checksum`; an effect
+    /// file's `verify_checksum = false` does so for its own shaders). Call it before the scan.
+    pub fn set_verify_checksum(&mut self, verify: bool) {
+        self.verify_checksum = verify;
     }
 
     /// A handle that stops [`Watcher::run`].
@@ -939,7 +949,8 @@ impl<V: Validate> Watcher<V> {
             }
             _ => return done(Status::Skipped, class.reason),
         }
-        let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()));
+        let options = dxbc_wgsl::TranslateOptions { skip_checksum: !self.verify_checksum, ..Default::default() };
+        let result = std::panic::catch_unwind(|| dxbc_wgsl::translate(bytes, &options));
         let translated = |mut b: Bare| {
             b.translated = 1;
             b
@@ -1027,7 +1038,10 @@ impl<V: Validate> Watcher<V> {
         };
         // Loaded by its shown (relative) path, so that diagnostics name it as the user does.
         let effect = match Effect::load(Path::new(&shown)) {
-            Ok(e) => e,
+            Ok(mut e) => {
+                e.verify_checksum &= self.verify_checksum;
+                e
+            }
             Err(d) => {
                 let mut hashes = state.hashes.clone();
                 hashes.insert(path.to_path_buf(), effect_hash);

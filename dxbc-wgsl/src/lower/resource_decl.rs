@@ -582,7 +582,17 @@ impl Cx<'_, '_> {
         let m = self.m;
         let (kind, components) = if r.uav {
             let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed RWBuffer {}: its view format is not in the bytecode (TranslateOptions::typed_uav_formats)", view_name(r))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: true })
+                refuse_decl(
+                    m,
+                    r.at,
+                    RefusalReason::TypedUavFormatUnknown,
+                    format!(
+                        "typed RWBuffer {}: its view format is not in the bytecode ({})",
+                        view_name(r),
+                        format_hint(r, "typed_uav_formats")
+                    ),
+                )
+                .with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: true })
             })?;
             if !f.is_32bit() {
                 return Err(refuse_decl(
@@ -598,9 +608,21 @@ impl Cx<'_, '_> {
             }
             (naga_kind(f.scalar()), f.components())
         } else {
-            let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == view_register(r)).map(|x| x.1).ok_or_else(|| {
-                refuse_decl(m, r.at, RefusalReason::TypedBufferFormatUnknown, format!("typed Buffer SRV {}: its view format is not in the bytecode (TranslateOptions::typed_buffer_formats)", view_name(r))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: true })
-            })?;
+            let f = options.typed_buffer_formats.iter().find(|(s, _)| *s == view_register(r)).map(|x| x.1).ok_or_else(
+                || {
+                    refuse_decl(
+                        m,
+                        r.at,
+                        RefusalReason::TypedBufferFormatUnknown,
+                        format!(
+                            "typed Buffer SRV {}: its view format is not in the bytecode ({})",
+                            view_name(r),
+                            format_hint(r, "typed_buffer_formats")
+                        ),
+                    )
+                    .with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: true })
+                },
+            )?;
             match f {
                 crate::TypedBufferFormat::Float32(n) => (ScalarKind::Float, n),
                 crate::TypedBufferFormat::Uint32(n) => (ScalarKind::Uint, n),
@@ -724,7 +746,7 @@ impl Cx<'_, '_> {
             ));
         }
         let f = self.typed_uav_format(r, ret, options).ok_or_else(|| {
-            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry (TranslateOptions::typed_uav_formats)", view_name(r))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: false })
+            refuse_decl(m, r.at, RefusalReason::TypedUavFormatUnknown, format!("typed UAV {}: WGSL storage textures need the view's texel format, which the bytecode does not carry ({})", view_name(r), format_hint(r, "typed_uav_formats"))).with_subject(RefusalSubject::ViewFormat { register: view_slot(r), buffer: false })
         })?;
         let declared = match ret[0] {
             3 => ScalarKind::Sint,
@@ -840,6 +862,21 @@ fn view_register(r: &crate::ir::ResourceDecl) -> crate::ViewRegister {
 /// `u3`, or `u3, space1` outside space 0: the register as the view-format setting names it.
 fn view_name(r: &crate::ir::ResourceDecl) -> String {
     view_slot(r).to_string()
+}
+
+/// Where a view's format comes from, as each user of the translator gives it: the command line
+/// (`dxbc-wgsl translate --view-format u0=FORMAT`), an effect file (`[view_formats]`), the API
+/// (`TranslateOptions::<field>`).
+fn format_hint(r: &crate::ir::ResourceDecl, field: &str) -> String {
+    let slot = view_slot(r);
+    let setting = if slot.space == 0 {
+        format!("{}{}", slot.class.letter(), slot.slot)
+    } else {
+        format!("{}{},space{}", slot.class.letter(), slot.slot, slot.space)
+    };
+    format!(
+        "give it with `--view-format {setting}=FORMAT`, an effect file's [view_formats] or TranslateOptions::{field}"
+    )
 }
 
 /// The register a view is declared at.
