@@ -130,6 +130,7 @@ fn test(dry_run: bool, args: &[String]) -> ExitCode {
         error("set-up failed: not running the tests");
         return ExitCode::FAILURE;
     }
+    say(&corpus_line(&workspace_root()));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let cargo_args = plan::cargo_test_args(args);
     let shown = format!("cargo {}", cargo_args.join(" "));
@@ -151,6 +152,20 @@ fn test(dry_run: bool, args: &[String]) -> ExitCode {
             error(&format!("cannot run {}: {e}", Path::new(&cargo).display()));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Where the corpus tests find the shared corpus (as `dxbc_wgsl_tests::corpus_dir` looks:
+/// `$DXBC_WGSL_CORPUS`, else `../shared/corpus` beside the workspace), or that they will pass
+/// without reading it: a line for the user, so that skipped corpus tests are never silent.
+fn corpus_line(root: &Path) -> String {
+    let from_env = std::env::var_os("DXBC_WGSL_CORPUS").map(PathBuf::from).filter(|p| p.is_dir());
+    let beside = root.join("../shared/corpus");
+    match from_env.or_else(|| beside.is_dir().then_some(beside)) {
+        Some(dir) => format!("corpus: {} (the corpus tests read it)", dir.display()),
+        None => "corpus: none (no DXBC_WGSL_CORPUS, no ../shared/corpus beside the workspace): the corpus \
+                 tests pass without reading one; point DXBC_WGSL_CORPUS at the shared corpus to run them"
+            .to_string(),
     }
 }
 
