@@ -28,6 +28,7 @@ pub use wgpu;
 #[cfg(feature = "macros")]
 pub use dxbc_wgsl_macros::include_effect;
 
-/// This crate's version: the build side checks that the generated code and the runtime a user
-/// crate resolves agree (`dxbc_wgsl_build::runtime_version`).
+/// This crate's version. The build side checks that the generated code and the runtime a user
+/// crate resolves agree by reading the crate's `Cargo.lock` (`dxbc_wgsl_build::wgpu_version::check`),
+/// not through this constant.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -108,7 +108,14 @@ impl SoDesc {
             if e.register.is_some_and(|r| r >= 32) {
                 return bad(format!("entry {i}: output register {:?}", e.register));
             }
-            if e.component_count == 0 || e.start_component > 3 || e.start_component + e.component_count > 4 {
+            // Each bounded before the sum (no wrapping near 2^32).
+            if e.component_count == 0 || e.component_count > 4 || e.start_component > 3 {
+                return bad(format!(
+                    "entry {i}: {} components from component {} (1-4 within one register's 4)",
+                    e.component_count, e.start_component
+                ));
+            }
+            if e.start_component + e.component_count > 4 {
                 return bad(format!(
                     "entry {i}: components {}..{} (within one register's 4)",
                     e.start_component,
@@ -676,5 +683,22 @@ mod tests {
         assert!(broken(&|d| d.rasterized_stream = Some(4)), "rasterized stream 4");
         assert!(broken(&|d| d.entries.clear()), "no entries");
         assert!(broken(&|d| d.strides[1] = 2052), "stride past 2048");
+    }
+
+    /// A component count near 2^32 is refused, not wrapped (`start + count` and `4 × count` in
+    /// 32 bits): with wrapping arithmetic an entry of `u32::MAX` components from component 1
+    /// and one of 2 components summed to 4 bytes and passed with a stride of 4 (and in a debug
+    /// build the sum panicked).
+    #[test]
+    fn huge_component_counts_are_refused_without_overflow() {
+        for (start, count) in [(1, u32::MAX), (3, u32::MAX - 1), (0, u32::MAX), (4, u32::MAX), (u32::MAX, 1)] {
+            let d = SoDesc {
+                entries: vec![entry(0, Some(0), start, count, 0), entry(0, Some(1), 0, 2, 0)],
+                strides: [4, 0, 0, 0],
+                rasterized_stream: None,
+            };
+            let r = std::panic::catch_unwind(|| d.validate());
+            assert!(matches!(r, Ok(Err(StreamOutputError::InvalidDeclaration(_)))), "{start} {count}: {r:?}");
+        }
     }
 }

@@ -114,21 +114,53 @@ fn common_ancestor(paths: &[PathBuf]) -> PathBuf {
 }
 
 /// `bytes` with `n` written into the fxc creator string (`Microsoft (R) HLSL Shader Compiler`,
-/// which nothing reads) and the container checksum recomputed: the same program, new content.
+/// which nothing reads) or, in a container without one (reflection stripped), into a `SALT` chunk
+/// appended to it (which nothing reads either), and the container checksum recomputed: the same
+/// program, new content.
 ///
 /// # Errors
-/// No creator string to salt.
+/// `bytes` is not a DXBC container.
 pub fn salted(bytes: &[u8], n: usize) -> anyhow::Result<Vec<u8>> {
     const CREATOR: &[u8] = b"Microsoft (R)";
-    let at = bytes
-        .windows(CREATOR.len())
-        .position(|w| w == CREATOR)
-        .context("the blob has no fxc creator string to make edits unique with")?;
-    let mut out = bytes.to_vec();
     let tag = format!("{n:09}");
-    out[at..at + tag.len()].copy_from_slice(tag.as_bytes());
+    let mut out = match bytes.windows(CREATOR.len()).position(|w| w == CREATOR) {
+        Some(at) => {
+            let mut out = bytes.to_vec();
+            out[at..at + tag.len()].copy_from_slice(tag.as_bytes());
+            out
+        }
+        None => with_salt_chunk(bytes, tag.as_bytes())?,
+    };
     let sum = dxbc_wgsl::container::checksum_of(&out);
     out[4..20].copy_from_slice(&sum);
+    Ok(out)
+}
+
+/// The container `bytes` with a chunk `SALT` holding `tag` (padded to 4 bytes) after its other
+/// chunks (the checksum left to the caller).
+fn with_salt_chunk(bytes: &[u8], tag: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let container = dxbc_wgsl::Container::parse(bytes, &dxbc_wgsl::ReadOptions { verify_checksum: false })
+        .map_err(|e| anyhow::anyhow!("the blob cannot be salted: {e}"))?;
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let total = container.bytes.len();
+    let count = word(28) as usize;
+    let table_end = 32 + 4 * count;
+    let mut data = tag.to_vec();
+    data.resize(tag.len().div_ceil(4) * 4, 0);
+    let new_total = total + 4 + 8 + data.len();
+    let mut out = Vec::with_capacity(new_total);
+    out.extend_from_slice(&bytes[..24]);
+    out.extend_from_slice(&u32::try_from(new_total)?.to_le_bytes());
+    out.extend_from_slice(&u32::try_from(count + 1)?.to_le_bytes());
+    // Every chunk moves by the new table entry.
+    for i in 0..count {
+        out.extend_from_slice(&(word(32 + 4 * i) + 4).to_le_bytes());
+    }
+    out.extend_from_slice(&u32::try_from(total + 4)?.to_le_bytes());
+    out.extend_from_slice(&bytes[table_end..total]);
+    out.extend_from_slice(b"SALT");
+    out.extend_from_slice(&u32::try_from(data.len())?.to_le_bytes());
+    out.extend_from_slice(&data);
     Ok(out)
 }
 
@@ -306,4 +338,28 @@ pub fn run<V: Validate + Send + 'static>(config: &Config, validator: V) -> anyho
     }
     running.stop()?;
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn translated(bytes: &[u8]) -> String {
+        dxbc_wgsl::translate(bytes, &dxbc_wgsl::TranslateOptions::default()).expect("translates").wgsl
+    }
+
+    /// A blob whose reflection is stripped (no fxc creator string) is salted too: a new, valid
+    /// container (its checksum verified) of the same program.
+    #[test]
+    fn a_blob_without_a_creator_string_is_salted_with_a_chunk() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../example-engine/shaders/directxtk/DebugEffect/DebugEffect_PSHemiAmbient.dxbc");
+        let bytes = std::fs::read(path).unwrap();
+        assert!(!bytes.windows(13).any(|w| w == b"Microsoft (R)"));
+        let (a, b) = (salted(&bytes, 1).unwrap(), salted(&bytes, 2).unwrap());
+        assert!(a != b && a != bytes);
+        assert_eq!(translated(&a), translated(&bytes));
+        assert_eq!(translated(&b), translated(&bytes));
+        assert!(salted(b"DXBC", 1).is_err());
+    }
 }
