@@ -55,7 +55,14 @@ fn replay(dev: &conformance::Device) -> Vec<Record> {
     let write = |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).expect("write blob");
     write("vs.dxbc", &position_vs());
     write("gs.dxbc", &geometry_shader());
-    let ps = pixel_shader_with(0x40, &[], &[], 0, &[ins(MOV, &[dst(OUTPUT, 0, "xyzw"), imm(COLOUR.map(f32::to_bits))])], false);
+    let ps = pixel_shader_with(
+        0x40,
+        &[],
+        &[],
+        0,
+        &[ins(MOV, &[dst(OUTPUT, 0, "xyzw"), imm(COLOUR.map(f32::to_bits))])],
+        false,
+    );
     write("ps.dxbc", &ps);
     let zero = ["0x00000000"; 4];
     let mut events: Vec<Value> = vec![

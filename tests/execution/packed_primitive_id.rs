@@ -35,10 +35,8 @@ fn pixel_shader() -> Vec<u8> {
         ins(DCL_INPUT_PS_SGV | (1 << 11), &[dst(INPUT, 1, "z"), vec![NAME_PRIMITIVE_ID]]),
         dcl_output(0, "xyzw", 0),
     ];
-    let body = [
-        ins(MOV, &[dst(OUTPUT, 0, "xyz"), src(INPUT, 1, "zxyy")]),
-        ins(MOV, &[dst(OUTPUT, 0, "w"), imm([MARK; 4])]),
-    ];
+    let body =
+        [ins(MOV, &[dst(OUTPUT, 0, "xyz"), src(INPUT, 1, "zxyy")]), ins(MOV, &[dst(OUTPUT, 0, "w"), imm([MARK; 4])])];
     shader(PS_4_0, &inputs, &outputs, &decls, 0, &body)
 }
 
@@ -104,10 +102,7 @@ fn geometry_shader() -> Vec<u8> {
 /// Per triangle: its clip-space corners (texel `t` of a 2×1 target, and no other texel) and
 /// its A and B.
 fn triangles() -> [([[f32; 2]; 3], [f32; 2]); 2] {
-    [
-        ([[-1.0, -1.0], [-1.0, 3.0], [0.5, -1.0]], [1.5, 2.5]),
-        ([[1.0, -1.0], [1.0, 3.0], [-0.5, -1.0]], [3.5, 4.5]),
-    ]
+    [([[-1.0, -1.0], [-1.0, 3.0], [0.5, -1.0]], [1.5, 2.5]), ([[1.0, -1.0], [1.0, 3.0], [-0.5, -1.0]], [3.5, 4.5])]
 }
 
 /// Runs a replay drawing [`triangles`] with `gs` or without, and probing each texel for

@@ -340,8 +340,14 @@ fn op_dispatch() {
         ],
         1,
         &[
-            ins(IMAD, &[dst(TEMP, 0, "x"), special(THREAD_GROUP_ID, "yyyy"), imm([4; 4]), special(THREAD_GROUP_ID, "xxxx")]),
-            ins(IMAD, &[dst(TEMP, 0, "x"), src(TEMP, 0, "xxxx"), imm([4; 4]), special(THREAD_ID_IN_GROUP_FLATTENED, "xxxx")]),
+            ins(
+                IMAD,
+                &[dst(TEMP, 0, "x"), special(THREAD_GROUP_ID, "yyyy"), imm([4; 4]), special(THREAD_GROUP_ID, "xxxx")],
+            ),
+            ins(
+                IMAD,
+                &[dst(TEMP, 0, "x"), src(TEMP, 0, "xxxx"), imm([4; 4]), special(THREAD_ID_IN_GROUP_FLATTENED, "xxxx")],
+            ),
             ins(ISHL, &[dst(TEMP, 0, "y"), src(TEMP, 0, "xxxx"), imm([2; 4])]),
             ins(STORE_RAW, &[dst(UAV, 0, "x"), src(TEMP, 0, "yyyy"), src(TEMP, 0, "xxxx")]),
         ],
@@ -547,7 +553,8 @@ fn op_viewport() {
 }
 
 /// The four quadrants of an 8×8 target as viewports 0-3 (x, y, width, height).
-const QUADRANTS: [[f32; 4]; 4] = [[0.0, 0.0, 4.0, 4.0], [4.0, 0.0, 4.0, 4.0], [0.0, 4.0, 4.0, 4.0], [4.0, 4.0, 4.0, 4.0]];
+const QUADRANTS: [[f32; 4]; 4] =
+    [[0.0, 0.0, 4.0, 4.0], [4.0, 0.0, 4.0, 4.0], [0.0, 4.0, 4.0, 4.0], [4.0, 4.0, 4.0, 4.0]];
 
 /// Texel rectangle of quadrant `i`.
 fn quadrant(i: usize) -> [u32; 4] {
@@ -648,12 +655,7 @@ fn op_point_sprite() {
 /// `fog`: any mode but `disable` (`none` included: vertex fog) skips the draws.
 #[test]
 fn op_fog() {
-    fixed_function_op(
-        "op_fog",
-        json!({"op": "fog", "mode": "none"}),
-        json!({"op": "fog", "mode": "disable"}),
-        "fog",
-    );
+    fixed_function_op("op_fog", json!({"op": "fog", "mode": "none"}), json!({"op": "fog", "mode": "disable"}), "fog");
 }
 
 /// `fog_colour`: no effect while fog is off (the draw runs); with fog on, the draw is skipped

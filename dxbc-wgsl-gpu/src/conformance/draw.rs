@@ -316,7 +316,12 @@ fn render_passes(
 
 impl Renderer {
     /// The selection uniforms of a draw over `layers` layers and `viewports` viewports.
-    fn selection(&mut self, dev: &Device, layers: u32, viewports: usize) -> Result<std::sync::Arc<Selection>, DrawError> {
+    fn selection(
+        &mut self,
+        dev: &Device,
+        layers: u32,
+        viewports: usize,
+    ) -> Result<std::sync::Arc<Selection>, DrawError> {
         let viewports = viewports as u32;
         if let Some(s) = self.selections.get(&(layers, viewports)) {
             return Ok(s.clone());

@@ -1789,8 +1789,11 @@ fn copy_texture(dev: &Device, from: &wgpu::Texture, to: &wgpu::Texture, texel_si
                 usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
             });
-            let layout =
-                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(size.height) };
+            let layout = wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(size.height),
+            };
             encoder.copy_texture_to_buffer(at(from), wgpu::TexelCopyBufferInfo { buffer: &buffer, layout }, size);
             encoder.copy_buffer_to_texture(wgpu::TexelCopyBufferInfo { buffer: &buffer, layout }, at(to), size);
         }

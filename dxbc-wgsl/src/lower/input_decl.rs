@@ -474,13 +474,14 @@ impl Cx<'_, '_> {
                 m,
                 at,
                 RefusalReason::SystemValueUnsupported,
-                format!("v{reg}: SV_PrimitiveID shares its register with another system value behind a geometry shader"),
+                format!(
+                    "v{reg}: SV_PrimitiveID shares its register with another system value behind a geometry shader"
+                ),
             ));
         }
-        if let Some(d) = decls
-            .iter()
-            .find(|d| d.system_value == 0 && !matches!(d.interpolation, Interpolation::Constant | Interpolation::Undefined))
-        {
+        if let Some(d) = decls.iter().find(|d| {
+            d.system_value == 0 && !matches!(d.interpolation, Interpolation::Constant | Interpolation::Undefined)
+        }) {
             return Err(refuse_decl(
                 m,
                 d.at,
@@ -507,7 +508,11 @@ impl Cx<'_, '_> {
             }),
         });
         let arg = self.b.expr(Expression::FunctionArgument(idx));
-        let part = if packed { (arg, 4, ScalarKind::Uint, 0) } else { (self.b.comp(arg, lane), 1, ScalarKind::Uint, lane as u8) };
+        let part = if packed {
+            (arg, 4, ScalarKind::Uint, 0)
+        } else {
+            (self.b.comp(arg, lane), 1, ScalarKind::Uint, lane as u8)
+        };
         in_vars.push(InterfaceVar {
             semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_else(|| "SV_PrimitiveID".into()),
             semantic_index: 0,
