@@ -20,6 +20,16 @@ use dxbc_wgsl_tests::layered_fixture::{self, MARK, NAME_VIEWPORT_ARRAY_INDEX};
 use dxbc_wgsl_tests::sample_fixture::position_vs;
 use serde_json::{json, Value};
 
+/// One test at a time on the GPU: 26 devices created at once hung the NVIDIA driver (H100,
+/// 580.159.04) where lavapipe runs them all.
+static GPU: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The device, with the GPU held until the test ends (see [`GPU`]).
+fn device(test: &str) -> Option<(std::sync::MutexGuard<'static, ()>, Device)> {
+    let gpu = GPU.lock().unwrap_or_else(|e| e.into_inner());
+    common::device(test).map(|dev| (gpu, dev))
+}
+
 /// A replay being written: its folder, blobs and events.
 struct Replay {
     dir: tempfile::TempDir,
@@ -143,7 +153,7 @@ const COLOUR: [f32; 4] = [0.25, 0.5, 0.75, 1.0];
 /// next `require`; a later block without them runs again.
 #[test]
 fn op_require() {
-    let Some(dev) = common::device("op_require") else { return };
+    let Some((_gpu, dev)) = device("op_require") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.texture("rtv", 0, "r32g32b32a32-float", (4, 4), 0, Vec::new());
@@ -163,7 +173,7 @@ fn op_require() {
 /// `shader`: informational; the draw names its blobs.
 #[test]
 fn op_shader() {
-    let Some(dev) = common::device("op_shader") else { return };
+    let Some((_gpu, dev)) = device("op_shader") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.event(json!({"op": "shader", "shader": "L1", "stage": "ps", "profile": "ps_4_0", "expected": "ok",
@@ -177,7 +187,7 @@ fn op_shader() {
 /// second `resource` of the same type and slot.
 #[test]
 fn op_resource() {
-    let Some(dev) = common::device("op_resource") else { return };
+    let Some((_gpu, dev)) = device("op_resource") else { return };
     let mut r = Replay::new();
     let decls = [vec![DCL_RESOURCE | (TEXTURE2D << 11) | (4 << 24), 0x0010_7000, 0, 0x4444]];
     let body = [ins(LD, &[dst(OUTPUT, 0, "xyzw"), imm([1, 1, 0, 0]), src(RESOURCE, 0, "xyzw")])];
@@ -197,7 +207,7 @@ fn op_resource() {
 /// (point): `wrap` reads texel 0, `clamp` texel 1; at u = 0.5, `linear` averages the two.
 #[test]
 fn op_sampler() {
-    let Some(dev) = common::device("op_sampler") else { return };
+    let Some((_gpu, dev)) = device("op_sampler") else { return };
     let mut r = Replay::new();
     let sample_at = |u: f32| {
         let decls = [
@@ -251,7 +261,7 @@ fn vertex_buffer(r: &mut Replay, slot: u32, data: Vec<u32>) {
 /// second of slot 0, at byte 8 of a 16-byte vertex), not from the first.
 #[test]
 fn op_input_layout() {
-    let Some(dev) = common::device("op_input_layout") else { return };
+    let Some((_gpu, dev)) = device("op_input_layout") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.texture("rtv", 0, "r32g32b32a32-float", (4, 4), 0, Vec::new());
@@ -275,7 +285,7 @@ fn op_input_layout() {
 /// words filled with the bytes 0x7f.
 #[test]
 fn op_uniform() {
-    let Some(dev) = common::device("op_uniform") else { return };
+    let Some((_gpu, dev)) = device("op_uniform") else { return };
     let mut r = Replay::new();
     let ps = r.blob("cb.dxbc", &pixel_shader(2, 0, &[ins(MOV, &[dst(OUTPUT, 0, "xyzw"), cb(0, 1, "xyzw")])], true));
     r.texture("rtv", 0, "r32g32b32a32-uint", (1, 1), 0, Vec::new());
@@ -292,7 +302,7 @@ fn op_uniform() {
 /// `draw_quad`: the default render target (640×480) is created on demand and covered whole.
 #[test]
 fn op_draw_quad() {
-    let Some(dev) = common::device("op_draw_quad") else { return };
+    let Some((_gpu, dev)) = device("op_draw_quad") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.draw_quad(&ps);
@@ -304,7 +314,7 @@ fn op_draw_quad() {
 /// first triangle covers the top-left corner only.
 #[test]
 fn op_draw() {
-    let Some(dev) = common::device("op_draw") else { return };
+    let Some((_gpu, dev)) = device("op_draw") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.texture("rtv", 0, "r32g32b32a32-float", (4, 4), 0, Vec::new());
@@ -328,7 +338,7 @@ fn op_draw() {
 /// into a raw UAV.
 #[test]
 fn op_dispatch() {
-    let Some(dev) = common::device("op_dispatch") else { return };
+    let Some((_gpu, dev)) = device("op_dispatch") else { return };
     let mut r = Replay::new();
     // r0.x = (group.y * 4 + group.x) * 4 + thread, store_raw u0.x, r0.x * 4, r0.x
     let cs = compute_shader(
@@ -366,7 +376,7 @@ fn op_dispatch() {
 /// floats within `ulps`, integers exactly; a failed probe names what it got.
 #[test]
 fn op_probe() {
-    let Some(dev) = common::device("op_probe") else { return };
+    let Some((_gpu, dev)) = device("op_probe") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.texture("rtv", 0, "r32g32b32a32-float", (4, 4), 0, Vec::new());
@@ -403,7 +413,7 @@ fn op_probe() {
 /// `clear_rtv`: a float target takes the bits, an integer target the values converted.
 #[test]
 fn op_clear_rtv() {
-    let Some(dev) = common::device("op_clear_rtv") else { return };
+    let Some((_gpu, dev)) = device("op_clear_rtv") else { return };
     let mut r = Replay::new();
     r.texture("rtv", 0, "r32g32b32a32-float", (3, 2), 0, Vec::new());
     r.texture("rtv", 1, "r32g32b32a32-uint", (3, 2), 0, Vec::new());
@@ -420,7 +430,7 @@ fn op_clear_rtv() {
 /// `clear_dsv`: the depth target reads the depth cleared.
 #[test]
 fn op_clear_dsv() {
-    let Some(dev) = common::device("op_clear_dsv") else { return };
+    let Some((_gpu, dev)) = device("op_clear_dsv") else { return };
     let mut r = Replay::new();
     r.texture("dsv", 0, "d32-float", (4, 4), 0, Vec::new());
     r.event(json!({"op": "clear_dsv", "depth": 0.375}));
@@ -434,7 +444,7 @@ fn op_clear_dsv() {
 /// `less`, not with `greater`.
 #[test]
 fn op_depth_func() {
-    let Some(dev) = common::device("op_depth_func") else { return };
+    let Some((_gpu, dev)) = device("op_depth_func") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     let other = r.blob("other.dxbc", &constant_ps(f([1.0; 4]), false));
@@ -457,7 +467,7 @@ fn op_depth_func() {
 /// with that reason.
 #[test]
 fn op_depth_bounds() {
-    let Some(dev) = common::device("op_depth_bounds") else { return };
+    let Some((_gpu, dev)) = device("op_depth_bounds") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.event(json!({"op": "depth_bounds", "min": 0.25, "max": 0.75}));
@@ -476,7 +486,7 @@ fn op_depth_bounds() {
 /// into a float SRV.
 #[test]
 fn op_copy() {
-    let Some(dev) = common::device("op_copy") else { return };
+    let Some((_gpu, dev)) = device("op_copy") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     let texels: Vec<u32> = (0..12).map(|i| 0x4000_0000 + i).collect();
@@ -519,7 +529,7 @@ fn op_copy() {
 /// so the resolved texel is half the colour.
 #[test]
 fn op_sample_mask() {
-    let Some(dev) = common::device("op_sample_mask") else { return };
+    let Some((_gpu, dev)) = device("op_sample_mask") else { return };
     let mut r = Replay::new();
     let ps = r.blob("one.dxbc", &constant_ps(f([1.0; 4]), false));
     r.texture("rtv", 0, "r32-float", (2, 2), 4, Vec::new());
@@ -537,7 +547,7 @@ fn op_sample_mask() {
 /// `viewport` with one viewport: the quad is drawn inside it only.
 #[test]
 fn op_viewport() {
-    let Some(dev) = common::device("op_viewport") else { return };
+    let Some((_gpu, dev)) = device("op_viewport") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.texture("rtv", 0, "r32g32b32a32-float", (8, 8), 0, Vec::new());
@@ -567,7 +577,7 @@ fn quadrant(i: usize) -> [u32; 4] {
 /// it reads); an index no viewport was set for (5) is drawn nowhere.
 #[test]
 fn op_viewport_array() {
-    let Some(dev) = common::device("op_viewport_array") else { return };
+    let Some((_gpu, dev)) = device("op_viewport_array") else { return };
     let mut r = Replay::new();
     let vs = r.blob("vp_vs.dxbc", &layered_fixture::vertex_shader(NAME_VIEWPORT_ARRAY_INDEX, "SV_ViewportArrayIndex"));
     let ps = r.blob("vp_ps.dxbc", &layered_fixture::pixel_shader(NAME_VIEWPORT_ARRAY_INDEX, "SV_ViewportArrayIndex"));
@@ -662,7 +672,7 @@ fn op_fog() {
 /// for the fog.
 #[test]
 fn op_fog_colour() {
-    let Some(dev) = common::device("op_fog_colour") else { return };
+    let Some((_gpu, dev)) = device("op_fog_colour") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.event(json!({"op": "fog_colour", "colour": [0.0, 1.0, 1.0, 1.0]}));
@@ -678,7 +688,7 @@ fn op_fog_colour() {
 /// A fixed-function state op: `on` skips the next draw's probe (`fixed_function`, naming
 /// `feature`), `off` lets the one after run.
 fn fixed_function_op(test: &str, on: Value, off: Value, feature: &str) {
-    let Some(dev) = common::device(test) else { return };
+    let Some((_gpu, dev)) = device(test) else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.event(on);
@@ -700,7 +710,7 @@ fn fixed_function_op(test: &str, on: Value, off: Value, feature: &str) {
 /// replay goes on.
 #[test]
 fn unknown_op_is_a_failure_naming_it() {
-    let Some(dev) = common::device("unknown_op_is_a_failure_naming_it") else { return };
+    let Some((_gpu, dev)) = device("unknown_op_is_a_failure_naming_it") else { return };
     let mut r = Replay::new();
     let ps = colour_ps(&r);
     r.event(json!({"op": "stencil_ref", "value": 3}));
