@@ -20,33 +20,41 @@ const NAME_CULL_DISTANCE: u32 = 3;
 const COLOUR: [f32; 4] = [0.25, 0.5, 0.75, 1.0];
 
 /// `gs_4_0`: triangles in, re-emitted as a strip with `o1.xy` SV_ClipDistance0 = the vertex's
-/// clip-space (x, y) (so only x ≥ 0 and y ≥ 0, the top-right quarter, is kept) and `o1.z`
-/// SV_CullDistance0 = 1 (culls nothing).
-fn geometry_shader() -> Vec<u8> {
+/// clip-space (x, y) (so only x ≥ 0 and y ≥ 0, the top-right quarter, is kept) and, `with_cull`,
+/// `o1.z` SV_CullDistance0 = 1 (culls nothing).
+fn geometry_shader_of(with_cull: bool) -> Vec<u8> {
     let inputs = [Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw")];
-    let outputs = [
+    let mut outputs = vec![
         Element("SV_Position", 0, NAME_POSITION, 3, 0, "xyzw"),
         Element("SV_ClipDistance", 0, NAME_CLIP_DISTANCE, 3, 1, "xy"),
-        Element("SV_CullDistance", 0, NAME_CULL_DISTANCE, 3, 1, "z"),
     ];
-    let decls = [
+    let mut decls = vec![
         dcl_input_primitive(3),
         dcl_output_topology(5),
         dcl_max_output(3),
         dcl_gs_input(3, 0, "xyzw", NAME_POSITION),
         dcl_output(0, "xyzw", NAME_POSITION),
         dcl_output(1, "xy", NAME_CLIP_DISTANCE),
-        dcl_output(1, "z", NAME_CULL_DISTANCE),
     ];
+    if with_cull {
+        outputs.push(Element("SV_CullDistance", 0, NAME_CULL_DISTANCE, 3, 1, "z"));
+        decls.push(dcl_output(1, "z", NAME_CULL_DISTANCE));
+    }
     let mut body = Vec::new();
     for vertex in 0..3 {
         body.push(ins(MOV, &[dst(OUTPUT, 0, "xyzw"), src_vertex(vertex, 0, "xyzw")]));
         body.push(ins(MOV, &[dst(OUTPUT, 1, "xy"), src_vertex(vertex, 0, "xyxx")]));
-        body.push(ins(MOV, &[dst(OUTPUT, 1, "z"), imm([1.0f32.to_bits(); 4])]));
+        if with_cull {
+            body.push(ins(MOV, &[dst(OUTPUT, 1, "z"), imm([1.0f32.to_bits(); 4])]));
+        }
         body.push(bare(EMIT));
     }
     body.push(bare(CUT));
     shader(GS_4_0, &inputs, &outputs, &decls, 0, &body)
+}
+
+fn geometry_shader() -> Vec<u8> {
+    geometry_shader_of(true)
 }
 
 /// Replays a full-screen quad through [`geometry_shader`] into a 4×4 target cleared to zero.
@@ -116,4 +124,11 @@ fn geometry_shader_clip_distances_translate() {
     let draw = dxbc_wgsl::geometry_draw_vertex_shader(&gs, &[]).expect("draw vertex shader");
     assert!(draw.wgsl.contains("@builtin(clip_distances) clip: array<f32, 2>"), "{}", draw.wgsl);
     assert_eq!(draw.required_features, vec![dxbc_wgsl::WebGpuFeature::ClipDistances]);
+    // With stream output (stream 0 drawn and streamed out): the clip-distance register is an
+    // output register like any other, and the draw still clips.
+    let streams = dxbc_wgsl::geometry::GeometryStreams { rasterized: Some(0), stream_out: 1 };
+    let options = dxbc_wgsl::TranslateOptions { geometry_streams: streams, ..Default::default() };
+    let gs = dxbc_wgsl::translate(&geometry_shader_of(false), &options).expect("with stream output");
+    let draw = dxbc_wgsl::geometry_draw_vertex_shader(&gs, &[]).expect("draw vertex shader");
+    assert!(draw.wgsl.contains("@builtin(clip_distances) clip: array<f32, 2>"), "{}", draw.wgsl);
 }
