@@ -402,6 +402,35 @@ pub fn geometry_draw_vertex_shader(
         }
         outputs.push(InterfaceVar { location: Some(r), components: 4, interpolation: Some(interp), ..v.clone() });
     }
+    // SV_ClipDistance outputs: their lanes, in register then component order, as the vertex
+    // stage writes them (`clip_distances`, WebGPU's optional feature).
+    let clip: Vec<(u32, u8)> = gs
+        .outputs
+        .iter()
+        .filter(|v| v.builtin == Some(crate::Builtin::ClipDistances) && v.register < regs)
+        .flat_map(|v| (v.first_component..v.first_component + v.components).map(move |c| (v.register, c)))
+        .collect();
+    let mut required_features = Vec::new();
+    if !clip.is_empty() {
+        text.insert_str(0, "enable clip_distances;\n\n");
+        text.push_str(&format!("    @builtin(clip_distances) clip: array<f32, {}>,\n", clip.len()));
+        for (i, (r, c)) in clip.iter().enumerate() {
+            body.push_str(&format!("    out.clip[{i}] = bitcast<f32>(v.r{r}[{c}]);\n"));
+        }
+        let first = &gs.outputs.iter().find(|v| v.builtin == Some(crate::Builtin::ClipDistances));
+        outputs.push(InterfaceVar {
+            semantic: first.map_or_else(|| "SV_ClipDistance".into(), |v| v.semantic.clone()),
+            semantic_index: 0,
+            register: clip[0].0,
+            location: None,
+            builtin: Some(crate::Builtin::ClipDistances),
+            scalar: ScalarKind::Float,
+            components: clip.len() as u8,
+            first_component: clip[0].1,
+            interpolation: None,
+        });
+        required_features.push(crate::WebGpuFeature::ClipDistances);
+    }
     text.push_str("}\n\n@vertex\nfn main(v: VertexInput) -> VertexOutput {\n    var out: VertexOutput;\n");
     text.push_str(&body);
     text.push_str("    return out;\n}\n");
@@ -433,7 +462,7 @@ pub fn geometry_draw_vertex_shader(
         workgroup_size: None,
         workgroup_storage_bytes: 0,
         derivative_uniformity_off: false,
-        required_features: Vec::new(),
+        required_features,
         geometry: None,
         pipeline_constants: Vec::new(),
         per_primitive: gs.per_primitive,

@@ -388,6 +388,7 @@ fn draw(dev: &dxbc_wgsl_gpu::conformance::Device, ps: &Program, bound: &Bindings
         sample_count: 1,
         sample_mask: !0,
         viewport: size,
+        viewports: Vec::new(),
         selected: false,
     };
     let mut resolve = |stage: ShaderStage, b: &dxbc_wgsl::ResourceBinding| -> Result<Bound, DrawError> {

@@ -292,6 +292,7 @@ fn render(
         sample_count: 1,
         sample_mask: !0,
         viewport: size,
+        viewports: Vec::new(),
         selected: false,
     };
     let mut resolve = |stage: ShaderStage, b: &dxbc_wgsl::ResourceBinding| -> Result<Bound, DrawError> {

@@ -79,6 +79,7 @@ fn run(dev: &Device, ps: &Translation, t0: &wgpu::TextureView) -> Vec<u32> {
         sample_count: 1,
         sample_mask: !0,
         viewport: (1, 1),
+        viewports: Vec::new(),
         selected: false,
     };
     let mut resolve = |_: dxbc_wgsl::ShaderStage, b: &dxbc_wgsl::ResourceBinding| {

@@ -228,6 +228,7 @@ fn full_screen_draw<'a>(vs: &'a Program, ps: &'a Program, target: &wgpu::Texture
         sample_count: 1,
         sample_mask: !0,
         viewport,
+        viewports: Vec::new(),
         selected: false,
     }
 }

@@ -162,10 +162,14 @@ pub struct Draw<'a> {
     pub sample_mask: u64,
     /// Viewport size (the smallest target).
     pub viewport: (u32, u32),
+    /// The viewports set (`x, y, width, height`, depths 0–1: D3D's `RSSetViewports`, index by
+    /// index); empty: one viewport over `viewport`. A draw that does not select (below) draws
+    /// in viewport 0 only, as D3D does; one of width or height 0 draws nothing.
+    pub viewports: Vec<[f32; 4]>,
     /// The vertex shader writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex and the pixel
     /// shader was translated with its `primitive_select` (docs/per-primitive.md): drawn once per
-    /// layer of the targets (a render pass over each layer's view) with the selection uniform
-    /// as group 3. The runner sets one viewport, so one draw per layer.
+    /// layer of the targets (a render pass over each layer's view) and viewport, with the
+    /// selection uniform of that layer and viewport as group 3.
     pub selected: bool,
 }
 
@@ -196,6 +200,8 @@ pub struct GeometryDraw<'a> {
     pub sample_mask: u64,
     /// Viewport size (the smallest target).
     pub viewport: (u32, u32),
+    /// The viewports set, as [`Draw::viewports`].
+    pub viewports: Vec<[f32; 4]>,
     /// The geometry shader writes SV_RenderTargetArrayIndex or SV_ViewportArrayIndex, as
     /// [`Draw::selected`].
     pub selected: bool,
@@ -207,8 +213,8 @@ pub struct Renderer {
     modules: HashMap<String, wgpu::ShaderModule>,
     pipelines: HashMap<String, Result<(wgpu::RenderPipeline, [wgpu::BindGroupLayout; 2]), String>>,
     compute: HashMap<String, Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout), String>>,
-    /// Selection uniforms by layer count (one viewport).
-    selections: HashMap<u32, std::sync::Arc<Selection>>,
+    /// Selection uniforms by layer and viewport count.
+    selections: HashMap<(u32, u32), std::sync::Arc<Selection>>,
 }
 
 /// The layers a selected draw renders: the layer count of the bound targets, which D3D
@@ -230,14 +236,27 @@ fn layer_count(color: &[Option<ColorTarget>], depth: Option<&DepthTarget>) -> Re
     Ok(n)
 }
 
+/// The viewports of a draw (`x, y, width, height, min depth, max depth`): those set, or one
+/// over `viewport`.
+fn viewport_list(viewport: (u32, u32), viewports: &[[f32; 4]]) -> Vec<[f32; 6]> {
+    if viewports.is_empty() {
+        return vec![[0.0, 0.0, viewport.0 as f32, viewport.1 as f32, 0.0, 1.0]];
+    }
+    viewports.iter().map(|&[x, y, w, h]| [x, y, w, h, 0.0, 1.0]).collect()
+}
+
 /// The render passes of a draw: one over the targets' views, or for a selected draw one per
-/// layer over each target's view of that layer, with the selection uniform of that layer
-/// (group 3, set before `body`). `body` sets the pipeline, the other groups, and draws.
+/// layer over each target's view of that layer, drawn once per viewport with the selection
+/// uniform of that layer and viewport (group 3, set before `body`). A draw that does not
+/// select draws in viewport 0 (D3D rasterizes a primitive in the viewport its
+/// SV_ViewportArrayIndex names, 0 without one). A viewport of width or height 0 rasterizes
+/// nothing, and is not set (Vulkan requires a positive width). `body` sets the pipeline, the
+/// other groups, and draws.
 fn render_passes(
     encoder: &mut wgpu::CommandEncoder,
     color: &[Option<ColorTarget>],
     depth: Option<&DepthTarget>,
-    viewport: (u32, u32),
+    viewports: &[[f32; 6]],
     selection: Option<&Selection>,
     mut body: impl FnMut(&mut wgpu::RenderPass<'_>),
 ) {
@@ -278,29 +297,41 @@ fn render_passes(
             occlusion_query_set: None,
             multiview_mask: None,
         });
-        let full = [0.0, 0.0, viewport.0 as f32, viewport.1 as f32, 0.0, 1.0];
-        match selection {
-            Some(selection) => selection.draw_viewports(&mut pass, layer, &[full], None, &mut body),
-            None => {
-                pass.set_viewport(full[0], full[1], full[2], full[3], full[4], full[5]);
-                body(&mut pass);
+        let drawn = match selection {
+            Some(_) => viewports,
+            None => &viewports[..viewports.len().min(1)],
+        };
+        for (v, &[x, y, w, h, near, far]) in drawn.iter().enumerate() {
+            if w <= 0.0 || h <= 0.0 {
+                continue;
             }
+            pass.set_viewport(x, y, w, h, near, far);
+            if let Some(selection) = selection {
+                selection.set(&mut pass, layer, v as u32);
+            }
+            body(&mut pass);
         }
     }
 }
 
 impl Renderer {
-    /// The selection uniforms of a draw over `layers` layers and one viewport.
-    fn selection(&mut self, dev: &Device, layers: u32) -> Result<std::sync::Arc<Selection>, DrawError> {
-        if let Some(s) = self.selections.get(&layers) {
+    /// The selection uniforms of a draw over `layers` layers and `viewports` viewports.
+    fn selection(
+        &mut self,
+        dev: &Device,
+        layers: u32,
+        viewports: usize,
+    ) -> Result<std::sync::Arc<Selection>, DrawError> {
+        let viewports = viewports as u32;
+        if let Some(s) = self.selections.get(&(layers, viewports)) {
             return Ok(s.clone());
         }
         let made = dev
-            .scoped(|device| Selection::new(device, layers, 1))
+            .scoped(|device| Selection::new(device, layers, viewports))
             .map_err(|e| DrawError::Fail(format!("selection uniforms: {e}")))?
             .map_err(|e| DrawError::Fail(e.to_string()))?;
         let made = std::sync::Arc::new(made);
-        self.selections.insert(layers, made.clone());
+        self.selections.insert((layers, viewports), made.clone());
         Ok(made)
     }
 
@@ -363,8 +394,9 @@ impl Renderer {
             stencil: Default::default(),
             bias: Default::default(),
         });
+        let viewports = viewport_list(d.viewport, &d.viewports);
         let selection = match d.selected {
-            true => Some(self.selection(dev, layer_count(&d.color, d.depth.as_ref())?)?),
+            true => Some(self.selection(dev, layer_count(&d.color, d.depth.as_ref())?, viewports.len())?),
             false => None,
         };
         let key = format!(
@@ -374,7 +406,7 @@ impl Renderer {
             d.topology,
             d.sample_count,
             d.sample_mask,
-            selection.as_ref().map(|s| s.layers())
+            selection.as_ref().map(|s| (s.layers(), s.viewports()))
         );
         if !self.pipelines.contains_key(&key) {
             let vs = self.module(dev, &d.vs.wgsl).map_err(DrawError::Fail)?;
@@ -462,7 +494,7 @@ impl Renderer {
         }
         dev.scoped(|device| {
             let mut encoder = device.create_command_encoder(&Default::default());
-            render_passes(&mut encoder, &d.color, d.depth.as_ref(), d.viewport, selection.as_deref(), |pass| {
+            render_passes(&mut encoder, &d.color, d.depth.as_ref(), &viewports, selection.as_deref(), |pass| {
                 pass.set_pipeline(&pipeline);
                 for (i, g) in groups.iter().enumerate() {
                     pass.set_bind_group(i as u32, g, &[]);
@@ -516,8 +548,9 @@ impl Renderer {
             stencil: Default::default(),
             bias: Default::default(),
         });
+        let viewports = viewport_list(d.viewport, &d.viewports);
         let selection = match d.selected {
-            true => Some(self.selection(dev, layer_count(&d.color, d.depth.as_ref())?)?),
+            true => Some(self.selection(dev, layer_count(&d.color, d.depth.as_ref())?, viewports.len())?),
             false => None,
         };
         let mut module = |p: &Program| self.module(dev, &p.wgsl).map_err(DrawError::Fail);
@@ -592,7 +625,7 @@ impl Renderer {
                 Some(&groups[0]),
                 Some(&groups[1]),
             )?;
-            render_passes(&mut encoder, &d.color, d.depth.as_ref(), d.viewport, selection.as_deref(), |pass| {
+            render_passes(&mut encoder, &d.color, d.depth.as_ref(), &viewports, selection.as_deref(), |pass| {
                 stage.draw(pass, &prepared, Some(&groups[2]))
             });
             dev.queue.submit([encoder.finish()]);

@@ -73,6 +73,7 @@ pub fn run(
             fixed_function: BTreeMap::new(),
             depth_func: wgpu::CompareFunction::Less,
             sample_mask: 0,
+            viewports: Vec::new(),
             last_render: Outcome::Ok,
             last_draw_todo: false,
             last_blobs: Vec::new(),
@@ -270,6 +271,10 @@ struct Replay<'a> {
     fixed_function: BTreeMap<String, bool>,
     depth_func: wgpu::CompareFunction,
     sample_mask: u32,
+    /// The viewports set (`viewport` events: x, y, width, height), index by index; the count is
+    /// one past the highest index set and the others are zero, as vkd3d's runner keeps them.
+    /// Empty: one viewport over the smallest target.
+    viewports: Vec<[f32; 4]>,
     last_render: Outcome,
     last_draw_todo: bool,
     last_blobs: Vec<String>,
@@ -534,34 +539,111 @@ impl Replay<'_> {
                 }
             }
             "sample_mask" => self.sample_mask = e.get("mask").and_then(Value::as_u64).unwrap_or(0) as u32,
+            "viewport" => self.viewport(e, line),
+            "copy" => self.copy(e, line),
             "clip_plane" => {
                 let index = e.get("index").and_then(Value::as_u64).unwrap_or(0);
                 let on = e.get("enable").and_then(Value::as_bool).unwrap_or(false);
                 self.fixed_function.insert(format!("clip plane {index}"), on);
             }
+            // D3D9 fixed-function state: a draw while one is on is skipped (`fixed_function`).
+            // Each is off in its default state only; a form the runner does not know counts as on.
             "fog" => {
-                let mode = e.get("mode").and_then(Value::as_str).unwrap_or("none");
-                self.fixed_function.insert("fog".into(), !matches!(mode, "none" | "disable"));
+                // vkd3d's `fog none` enables fog with no table mode (vertex fog): only `disable`
+                // turns it off.
+                let mode = e.get("mode").and_then(Value::as_str).unwrap_or("");
+                self.fixed_function.insert("fog".into(), mode != "disable");
             }
+            // The colour fog blends towards: no effect of its own while fog is off.
+            "fog_colour" => {}
             "point_size" => {
-                let size = e.get("size").and_then(Value::as_f64).unwrap_or(1.0);
+                let n = |k: &str, d: f64| e.get(k).and_then(Value::as_f64).unwrap_or(d);
+                // Sizes are clamped to [min, max]: the default is 1, min 1.
+                let size = n("size", 0.0).clamp(n("min", 1.0), n("max", f64::MAX).max(n("min", 1.0)));
                 self.fixed_function.insert("point size".into(), size != 1.0);
             }
             "point_sprite" => {
-                let on = e.get("on").and_then(Value::as_bool).unwrap_or(false);
+                let on = e.get("on").and_then(Value::as_bool).unwrap_or(true);
                 self.fixed_function.insert("point sprites".into(), on);
             }
-            "alpha_test" | "shade_mode" | "fog_colour" => {
-                self.fixed_function.insert(op.replace('_', " "), true);
+            "alpha_test" => {
+                // The default function is `always`, which keeps every pixel.
+                let func = e.get("func").and_then(Value::as_str).unwrap_or("");
+                self.fixed_function.insert("alpha test".into(), func != "always");
+            }
+            "shade_mode" => {
+                // The default mode is `gouraud`; `flat` takes the provoking vertex's colours.
+                let mode = e.get("mode").and_then(Value::as_str).unwrap_or("");
+                self.fixed_function.insert("shade mode".into(), mode != "gouraud");
             }
             "depth_bounds" => {
                 self.caps_missing = Some(SkipReason::Capability { capability: "depth-bounds test".into() });
             }
             other => {
+                // A failure naming it (input errors count as failed); the replay goes on.
                 let msg = format!("{} {} line {line}: unhandled op `{other}`", self.rel, self.run);
                 self.input_errors.push(msg);
             }
         }
+    }
+
+    /// `viewport`: viewport `index` of D3D's viewport array (`RSSetViewports` of every viewport
+    /// set so far), depths 0–1.
+    fn viewport(&mut self, e: &Value, line: u64) {
+        let index = e.get("index").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let f = |k: &str| e.get(k).and_then(Value::as_f64).map(|v| v as f32);
+        let (Some(x), Some(y), Some(w), Some(h)) = (f("x"), f("y"), f("width"), f("height")) else {
+            self.input_errors.push(format!("{} {} line {line}: malformed viewport", self.rel, self.run));
+            return;
+        };
+        // D3D11's D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE.
+        if index >= 16 {
+            self.input_errors.push(format!("{} {} line {line}: viewport index {index} (0-15)", self.rel, self.run));
+            return;
+        }
+        if self.viewports.len() <= index {
+            self.viewports.resize(index + 1, [0.0; 4]);
+        }
+        self.viewports[index] = [x, y, w, h];
+    }
+
+    /// `copy`: the whole of `src` into `dst` (D3D's `CopyResource`: every mip and layer, the
+    /// bytes unchanged whatever the two formats; vkd3d requires equal dimensions, texel sizes,
+    /// level and sample counts). The destination takes the source's outcome: a copy of what a
+    /// skipped or failed draw wrote is as unknown as the source.
+    fn copy(&mut self, e: &Value, line: u64) {
+        let key = |k: &str| -> Option<(String, u32)> {
+            let r = e.get(k)?;
+            let ty = r.get("type")?.as_str()?.to_string();
+            let slot = if ty == "dsv" { 0 } else { r.get("slot").and_then(Value::as_u64).unwrap_or(0) as u32 };
+            Some((ty, slot))
+        };
+        let at = format!("{} {} line {line}", self.rel, self.run);
+        let (Some(src), Some(dst)) = (key("src"), key("dst")) else {
+            self.input_errors.push(format!("{at}: malformed copy"));
+            return;
+        };
+        let (Some(s), Some(d)) = (self.resources.get(&src), self.resources.get(&dst)) else {
+            self.input_errors.push(format!("{at}: copy of an undefined resource ({src:?} to {dst:?})"));
+            return;
+        };
+        let (a, b) = (&s.desc, &d.desc);
+        let shape = |x: &Desc| (x.is_buffer(), x.texel_size, x.width, x.height, x.levels, x.sample_count());
+        if shape(a) != shape(b) || (!a.is_buffer() && (a.depth, a.layers, &a.kind) != (b.depth, b.layers, &b.kind)) {
+            self.input_errors.push(format!("{at}: copy between resources of different dimensions"));
+            return;
+        }
+        let tainted = s.tainted.clone();
+        let result = match (&s.buffer, &d.buffer, &s.texture, &d.texture) {
+            (Some(from), Some(to), _, _) => copy_buffer(self.dev, from, to),
+            (_, _, Some(from), Some(to)) => copy_texture(self.dev, from, to, a.texel_size),
+            _ => Err("a resource that was not created".to_string()),
+        };
+        let d = self.resources.get_mut(&dst).expect("looked up above");
+        d.tainted = match result {
+            Ok(()) => tainted,
+            Err(f) => Some(Outcome::Failed(format!("copy from {} {}: {f}", src.0, src.1))),
+        };
     }
 
     fn require(&mut self, e: &Value) {
@@ -645,13 +727,17 @@ impl Replay<'_> {
             usage |= wgpu::TextureUsages::TEXTURE_BINDING;
         }
         if d.samples > 1 {
-            usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
+            // Copied whole into another of its format and sample count (`copy`).
+            usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST;
         }
         if format == wgpu::TextureFormat::Depth32Float {
             usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
             if d.samples <= 1 {
-                // Probes read it back (`Device::read_depth_texels`).
-                usage |= wgpu::TextureUsages::COPY_SRC;
+                // Probes read it back (`Device::read_depth_texels`); `copy` copies it whole.
+                usage |= wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
             }
         }
         let texture = dev.scoped(|device| {
@@ -900,6 +986,7 @@ impl Replay<'_> {
             sample_count,
             sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
             viewport,
+            viewports: self.viewports.clone(),
             selected: per_primitive.is_some(),
         };
         let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
@@ -1020,6 +1107,7 @@ impl Replay<'_> {
             sample_count,
             sample_mask: if self.sample_mask == 0 { !0 } else { u64::from(self.sample_mask) },
             viewport,
+            viewports: self.viewports.clone(),
             selected: per_primitive.is_some(),
         };
         let Replay { dev, renderer, resources, samplers, uniforms, .. } = self;
@@ -1662,6 +1750,56 @@ fn copy_bits(dev: &Device, from: &wgpu::Texture, to: &wgpu::Texture, texel_size:
         size,
     );
     dev.queue.submit([encoder.finish()]);
+}
+
+/// Copies a buffer's bytes into another (the smaller size).
+fn copy_buffer(dev: &Device, from: &wgpu::Buffer, to: &wgpu::Buffer) -> Result<(), String> {
+    let size = from.size().min(to.size());
+    dev.scoped(|device| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        encoder.copy_buffer_to_buffer(from, 0, to, 0, size);
+        dev.queue.submit([encoder.finish()]);
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Copies every mip and layer of a texture into another of the same size, bit for bit: directly
+/// when the formats and sample counts agree (multisampled and depth textures only so, as
+/// WebGPU copies them), else through a buffer (D3D copies between formats of one texel size).
+fn copy_texture(dev: &Device, from: &wgpu::Texture, to: &wgpu::Texture, texel_size: u32) -> Result<(), String> {
+    dev.scoped(|device| {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        for level in 0..from.mip_level_count() {
+            let size = from.size().mip_level_size(level, from.dimension());
+            let at = |texture| wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: level,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            };
+            if from.format() == to.format() && from.sample_count() == to.sample_count() {
+                encoder.copy_texture_to_texture(at(from), at(to), size);
+                continue;
+            }
+            let row = size.width * texel_size;
+            let padded = row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+            let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("resource copy"),
+                size: u64::from(padded) * u64::from(size.height) * u64::from(size.depth_or_array_layers),
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let layout = wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(size.height),
+            };
+            encoder.copy_texture_to_buffer(at(from), wgpu::TexelCopyBufferInfo { buffer: &buffer, layout }, size);
+            encoder.copy_buffer_to_texture(wgpu::TexelCopyBufferInfo { buffer: &buffer, layout }, at(to), size);
+        }
+        dev.queue.submit([encoder.finish()]);
+    })
+    .map_err(|e| e.to_string())
 }
 
 fn read_buffer(dev: &Device, buffer: &wgpu::Buffer) -> Result<Vec<u32>, String> {

@@ -224,6 +224,7 @@ fn draw_row(
         sample_count: target.samples,
         sample_mask: !0,
         viewport: (1, 1),
+        viewports: Vec::new(),
         selected: false,
     };
     renderer.draw(dev, &draw, &mut |_, b| {

@@ -321,6 +321,10 @@ impl Cx<'_, '_> {
         }
         let mut out_vars = Vec::new();
         let mut cull_lanes: Vec<(u32, u32)> = Vec::new();
+        // SV_ClipDistance outputs (`Builtin::ClipDistances`, register and lanes), listed after
+        // the registers: the draw's vertex shader writes them to `clip_distances`.
+        let mut clip_vars: Vec<InterfaceVar> = Vec::new();
+        let mut clip_count = 0u32;
         let mut position_register = None;
         let mut components = 0u32;
         for &reg in &out_regs {
@@ -362,19 +366,54 @@ impl Cx<'_, '_> {
                 // pixel shader's selection reads at the leading vertex; cull distances feed the
                 // cull flag `gs_cull` computes.
                 sv::RENDER_TARGET_ARRAY_INDEX | sv::VIEWPORT_ARRAY_INDEX => None,
-                sv::CULL_DISTANCE => {
-                    let mask =
-                        elems.iter().filter(|e| e.system_value == sv::CULL_DISTANCE).fold(0u8, |a, e| a | e.mask)
-                            | decls.iter().filter(|d| d.system_value == sv::CULL_DISTANCE).fold(0u8, |a, d| a | d.mask);
-                    if kind != ScalarKind::Float || cull_lanes.len() == 2 {
-                        return Err(refuse_decl(
-                            m,
-                            at,
-                            RefusalReason::SystemValueUnsupported,
-                            format!("o{reg}: SV_CullDistance in a third register or packed with integers"),
-                        ));
+                // SV_ClipDistance lanes go to the draw's `clip_distances` (the register stays at
+                // its location too, for a pixel shader reading them interpolated).
+                sv::CLIP_DISTANCE | sv::CULL_DISTANCE => {
+                    let mask_of = |name: u32| {
+                        elems.iter().filter(|e| e.system_value == name).fold(0u8, |a, e| a | e.mask)
+                            | decls.iter().filter(|d| d.system_value == name).fold(0u8, |a, d| a | d.mask)
+                    };
+                    let (cull, clip) = (mask_of(sv::CULL_DISTANCE), mask_of(sv::CLIP_DISTANCE));
+                    if cull != 0 {
+                        if kind != ScalarKind::Float || cull_lanes.len() == 2 {
+                            return Err(refuse_decl(
+                                m,
+                                at,
+                                RefusalReason::SystemValueUnsupported,
+                                format!("o{reg}: SV_CullDistance in a third register or packed with integers"),
+                            ));
+                        }
+                        cull_lanes.push((reg, u32::from(cull)));
                     }
-                    cull_lanes.push((reg, u32::from(mask)));
+                    if clip != 0 {
+                        let (first, n) = (clip.trailing_zeros(), clip.count_ones());
+                        if kind != ScalarKind::Float || clip >> first != (1u8 << n) - 1 || clip_count + n > 8 {
+                            return Err(refuse_decl(
+                                m,
+                                at,
+                                RefusalReason::SystemValueUnsupported,
+                                format!(
+                                    "o{reg}: SV_ClipDistance packed with integers, in lanes that are not \
+                                     contiguous, or past 8 distances"
+                                ),
+                            ));
+                        }
+                        clip_count += n;
+                        clip_vars.push(InterfaceVar {
+                            semantic: elems
+                                .iter()
+                                .find(|e| e.system_value == sv::CLIP_DISTANCE)
+                                .map_or_else(|| "SV_ClipDistance".into(), |e| e.semantic_name.clone()),
+                            semantic_index: 0,
+                            register: reg,
+                            location: None,
+                            builtin: Some(crate::Builtin::ClipDistances),
+                            scalar: IfScalar::Float,
+                            components: n as u8,
+                            first_component: first as u8,
+                            interpolation: None,
+                        });
+                    }
                     None
                 }
                 other => {
@@ -448,6 +487,7 @@ impl Cx<'_, '_> {
             });
             Some(flag)
         };
+        out_vars.extend(clip_vars);
         let index_stride = match output_topology {
             Some(OutputTopology::LineStrip | OutputTopology::TriangleStrip) => 2 * max_out + 1,
             _ => 0,

@@ -107,6 +107,10 @@ impl Cx<'_, '_> {
             let part = self.pixel_primitive_value(reg, sysval, &decls, &elems, in_vars)?;
             return Ok((vec![part], ScalarKind::Uint));
         }
+        if stage == ShaderStage::Pixel && sysval == sv::PRIMITIVE_ID && self.behind_geometry {
+            let part = self.primitive_id_from_geometry(reg, &decls, &elems, in_vars)?;
+            return Ok((vec![part], ScalarKind::Uint));
+        }
         // A pixel shader reads SV_ClipDistance and SV_CullDistance as the interpolated values
         // the vertex stage wrote at the register's location.
         let interpolated_sv = stage == ShaderStage::Pixel && matches!(sysval, sv::CLIP_DISTANCE | sv::CULL_DISTANCE);
@@ -149,9 +153,6 @@ impl Cx<'_, '_> {
         let m = self.m;
         let stage = m.version.stage;
         let at = decls[0].at;
-        if stage == ShaderStage::Pixel && sysval == sv::PRIMITIVE_ID && self.behind_geometry {
-            return self.primitive_id_from_geometry(reg, decls, elems, in_vars);
-        }
         let (builtin, ty_kind, n, name): (BuiltIn, ScalarKind, usize, &'static str) = match (stage, sysval) {
             (ShaderStage::Vertex, sv::VERTEX_ID) => (BuiltIn::VertexIndex, ScalarKind::Uint, 1, "vertex_index"),
             (ShaderStage::Vertex, sv::INSTANCE_ID) => (BuiltIn::InstanceIndex, ScalarKind::Uint, 1, "instance_index"),
@@ -448,6 +449,14 @@ impl Cx<'_, '_> {
         Ok(())
     }
 
+    ///
+    /// User-defined inputs packed into the same register (vkd3d's HLSL compiler puts
+    /// `dcl_input_ps_sgv constant v1.z, primitive_id` beside `dcl_input_ps constant v1.x`, `v1.y`)
+    /// are the geometry shader's outputs in the same register: the register is one flat
+    /// `vec4<u32>` of raw bits (the draw's vertex shader passes an integer register on so), read
+    /// whole. D3D interpolates a register in one mode, and SV_PrimitiveID only as `constant`, so
+    /// the other inputs must be `constant` too; another system value in the register is not the
+    /// geometry shader's to write.
     fn primitive_id_from_geometry(
         &mut self,
         reg: u32,
@@ -457,12 +466,30 @@ impl Cx<'_, '_> {
     ) -> Result<InputPart, TranslateError> {
         let m = self.m;
         let at = decls[0].at;
-        if elems.iter().any(|e| e.system_value == 0) || decls.iter().any(|d| d.system_value == 0) {
+        let packed = elems.iter().any(|e| e.system_value == 0) || decls.iter().any(|d| d.system_value == 0);
+        if elems.iter().any(|e| !matches!(e.system_value, 0 | sv::PRIMITIVE_ID))
+            || decls.iter().any(|d| !matches!(d.system_value, 0 | sv::PRIMITIVE_ID))
+        {
             return Err(refuse_decl(
                 m,
                 at,
                 RefusalReason::SystemValueUnsupported,
-                format!("v{reg}: SV_PrimitiveID shares its register with other inputs behind a geometry shader"),
+                format!(
+                    "v{reg}: SV_PrimitiveID shares its register with another system value behind a geometry shader"
+                ),
+            ));
+        }
+        if let Some(d) = decls.iter().find(|d| {
+            d.system_value == 0 && !matches!(d.interpolation, Interpolation::Constant | Interpolation::Undefined)
+        }) {
+            return Err(refuse_decl(
+                m,
+                d.at,
+                RefusalReason::SystemValueUnsupported,
+                format!(
+                    "v{reg}: an input interpolated as {:?} shares its register with SV_PrimitiveID (constant)",
+                    d.interpolation
+                ),
             ));
         }
         let lane =
@@ -481,7 +508,11 @@ impl Cx<'_, '_> {
             }),
         });
         let arg = self.b.expr(Expression::FunctionArgument(idx));
-        let val = self.b.comp(arg, lane);
+        let part = if packed {
+            (arg, 4, ScalarKind::Uint, 0)
+        } else {
+            (self.b.comp(arg, lane), 1, ScalarKind::Uint, lane as u8)
+        };
         in_vars.push(InterfaceVar {
             semantic: elems.first().map(|e| e.semantic_name.clone()).unwrap_or_else(|| "SV_PrimitiveID".into()),
             semantic_index: 0,
@@ -493,7 +524,7 @@ impl Cx<'_, '_> {
             first_component: 0,
             interpolation: Some(crate::Interpolation::Flat),
         });
-        Ok((val, 1, ScalarKind::Uint, lane as u8))
+        Ok(part)
     }
 
     /// An input register that is not `v#`: a compute-shader thread ID or a pixel shader's
