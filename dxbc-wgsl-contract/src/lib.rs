@@ -25,3 +25,4 @@ pub mod bindings;
 pub mod geometry;
 pub mod select;
 pub mod stream_output;
+pub mod tessellator;
