@@ -54,7 +54,7 @@ fn indices(v: &Value) -> Vec<usize> {
 
 /// The primitives of a result as point values, each triangle rotated to start at its least
 /// point (rotation keeps the winding), as a multiset.
-fn primitives(v: &Value) -> BTreeMap<Vec<Point>, usize> {
+fn primitives(v: &Value) -> Result<BTreeMap<Vec<Point>, usize>, String> {
     let pts = points(v);
     let per = match v["output"].as_str().unwrap() {
         "point" => 1,
@@ -63,7 +63,12 @@ fn primitives(v: &Value) -> BTreeMap<Vec<Point>, usize> {
         _ => 3,
     };
     let idx = indices(v);
-    assert_eq!(idx.len() % per, 0, "{v}");
+    if idx.len() % per != 0 {
+        return Err(format!("{} indices, not a multiple of {per}", idx.len()));
+    }
+    if let Some(i) = idx.iter().find(|&&i| i >= pts.len()) {
+        return Err(format!("index {i} past the {} points", pts.len()));
+    }
     let mut set = BTreeMap::new();
     for prim in idx.chunks(per) {
         let mut p: Vec<Point> = prim.iter().map(|&i| pts[i].clone()).collect();
@@ -73,7 +78,7 @@ fn primitives(v: &Value) -> BTreeMap<Vec<Point>, usize> {
         }
         *set.entry(p).or_insert(0) += 1;
     }
-    set
+    Ok(set)
 }
 
 /// Differences between an expected and an actual result, as the issue defines equality.
@@ -89,7 +94,7 @@ fn compare(expected: &Value, got: &Value) -> Result<(), String> {
     if e != g {
         return Err(format!("point sets differ: expected {} points, got {}", e.len(), g.len()));
     }
-    let (e, g) = (primitives(expected), primitives(got));
+    let (e, g) = (primitives(expected)?, primitives(got)?);
     if e != g {
         let missing = e.keys().find(|k| g.get(*k) != e.get(*k));
         return Err(format!(

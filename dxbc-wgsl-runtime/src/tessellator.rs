@@ -11,77 +11,8 @@
 //!    patch, and its indices (offset by the patch's first point, so one indexed draw covers the
 //!    batch).
 
+use dxbc_wgsl_contract::tessellator::kernel::{self as binding, TessParams, PATCH_RANGE_SIZE, TESS_PARAMS_SIZE};
 use dxbc_wgsl_contract::tessellator::{Domain, OutputPrimitive, Partitioning, Tessellation, WGSL};
-
-/// The kernel's uniform (`TessParams` in the WGSL).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TessParams {
-    /// [`Domain::code`].
-    pub domain: u32,
-    /// [`Partitioning::code`].
-    pub partitioning: u32,
-    /// [`OutputPrimitive::code`].
-    pub output: u32,
-    /// Patches in the batch.
-    pub patch_count: u32,
-    /// u32s per patch in the factor buffer (at least the domain's factor count).
-    pub factor_stride: u32,
-    /// The dispatch's x size in workgroups of 64 (patch = x + y × `workgroups_x` × 64).
-    pub workgroups_x: u32,
-    /// Padding.
-    pub pad: [u32; 2],
-}
-
-impl TessParams {
-    fn bytes(&self) -> Vec<u8> {
-        let words = [
-            self.domain,
-            self.partitioning,
-            self.output,
-            self.patch_count,
-            self.factor_stride,
-            self.workgroups_x,
-            self.pad[0],
-            self.pad[1],
-        ];
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
-}
-
-/// Bytes per [`PatchRange`] in the `ranges` buffer.
-pub const PATCH_RANGE_SIZE: u64 = 16;
-
-/// One patch's place in the batch's output (`PatchRange` in the WGSL).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PatchRange {
-    /// Its first point in `points` / `point_patches`.
-    pub first_point: u32,
-    /// Its points.
-    pub point_count: u32,
-    /// Its first index in `indices`.
-    pub first_index: u32,
-    /// Its indices.
-    pub index_count: u32,
-}
-
-/// Bindings of the kernel's group 0.
-pub mod binding {
-    /// `TessParams`, uniform.
-    pub const PARAMS: u32 = 0;
-    /// The factors, f32 bits, `factor_stride` per patch (read-only storage).
-    pub const FACTORS: u32 = 1;
-    /// `PatchRange` per patch.
-    pub const RANGES: u32 = 2;
-    /// The batch's total points and indices (two u32s).
-    pub const TOTALS: u32 = 3;
-    /// Domain points, `vec2<u32>` (u, v as f32 bits).
-    pub const POINTS: u32 = 4;
-    /// Per point, the index of its patch in the batch.
-    pub const POINT_PATCHES: u32 = 5;
-    /// Indices, offset by their patch's first point.
-    pub const INDICES: u32 = 6;
-}
 
 /// The buffers of one batch. `points`, `point_patches` and `indices` must hold the batch's
 /// totals (see [`Tessellator::tessellate`], which counts first and sizes them exactly).
@@ -125,7 +56,7 @@ pub struct Tessellator {
     write: wgpu::ComputePipeline,
 }
 
-const WORKGROUP: u32 = 64;
+const WORKGROUP: u32 = binding::WORKGROUP_SIZE;
 const MAX_GROUPS_X: u32 = 65535;
 
 fn entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
@@ -189,7 +120,12 @@ impl Tessellator {
                 cache: None,
             })
         };
-        Tessellator { count: pipeline("count"), scan: pipeline("scan"), write: pipeline("write"), layout }
+        Tessellator {
+            count: pipeline(binding::ENTRY_POINTS[0]),
+            scan: pipeline(binding::ENTRY_POINTS[1]),
+            write: pipeline(binding::ENTRY_POINTS[2]),
+            layout,
+        }
     }
 
     /// The parameters of a batch of `patch_count` patches with `factor_stride` u32s each.
@@ -207,16 +143,24 @@ impl Tessellator {
             patch_count,
             factor_stride,
             workgroups_x: groups(patch_count).0,
-            pad: [0; 2],
+            pad0: 0,
+            pad1: 0,
         }
     }
 
     fn bind_group(&self, device: &wgpu::Device, b: &BatchBuffers) -> wgpu::BindGroup {
-        let buffers = [&b.params, &b.factors, &b.ranges, &b.totals, &b.points, &b.point_patches, &b.indices];
+        let buffers = [
+            (binding::PARAMS, &b.params),
+            (binding::FACTORS, &b.factors),
+            (binding::RANGES, &b.ranges),
+            (binding::TOTALS, &b.totals),
+            (binding::POINTS, &b.points),
+            (binding::POINT_PATCHES, &b.point_patches),
+            (binding::INDICES, &b.indices),
+        ];
         let entries: Vec<_> = buffers
             .iter()
-            .enumerate()
-            .map(|(i, buffer)| wgpu::BindGroupEntry { binding: i as u32, resource: buffer.as_entire_binding() })
+            .map(|&(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
             .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("tessellator"),
@@ -234,7 +178,7 @@ impl Tessellator {
     ) {
         let mut pass = encoder
             .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("tessellator"), timestamp_writes: None });
-        pass.set_bind_group(0, group, &[]);
+        pass.set_bind_group(binding::GROUP, group, &[]);
         for &pipeline in pipelines {
             pass.set_pipeline(pipeline);
             if std::ptr::eq(pipeline, &self.scan) {
@@ -248,7 +192,8 @@ impl Tessellator {
 
     /// Records the count, scan and write passes over `buffers` (whose params hold
     /// `patch_count`). The output buffers must be large enough for the batch's totals: size them
-    /// by a bound of your own, or use [`Tessellator::tessellate`].
+    /// by the batch's totals or by `kernel::MAX_POINTS_PER_PATCH` and `MAX_INDICES_PER_PATCH` per
+    /// patch, or use [`Tessellator::tessellate`].
     pub fn encode(
         &self,
         device: &wgpu::Device,
@@ -278,11 +223,11 @@ impl Tessellator {
         let none = wgpu::BufferUsages::empty();
         let params_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("tessellator params"),
-            size: 32,
+            size: TESS_PARAMS_SIZE,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        queue.write_buffer(&params_buffer, 0, &params.bytes());
+        queue.write_buffer(&params_buffer, 0, &params.to_bytes());
         let factor_bytes: Vec<u8> = factors.iter().flat_map(|f| f.to_bits().to_le_bytes()).collect();
         let factors_buffer = storage_buffer(device, "tessellator factors", factor_bytes.len() as u64, none);
         queue.write_buffer(&factors_buffer, 0, &factor_bytes);

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 
 use dxbc_wgsl_gpu::conformance::Device;
 use dxbc_wgsl_runtime::contract::tessellator::case::Case;
+use dxbc_wgsl_runtime::contract::tessellator::kernel::{MAX_INDICES_PER_PATCH, MAX_POINTS_PER_PATCH};
 use dxbc_wgsl_runtime::contract::tessellator::{
     counts, tessellate, Domain, OutputPrimitive, Partitioning, Tessellation,
 };
@@ -181,6 +182,7 @@ proptest! {
         let f = &factors[..domain.factor_count()];
         let t = tessellate(domain, partitioning, output, f);
         prop_assert_eq!(counts(domain, partitioning, output, f), (t.points.len() as u32, t.indices.len() as u32));
+        prop_assert!(t.points.len() as u32 <= MAX_POINTS_PER_PATCH && t.indices.len() as u32 <= MAX_INDICES_PER_PATCH);
         let edges = match domain { Domain::Tri => 3, Domain::Quad => 4, Domain::Isoline => 2 };
         let culled = f[..edges].iter().any(|x| !(*x > 0.0));
         prop_assert_eq!(culled, t.points.is_empty());

@@ -14,6 +14,8 @@
 //! | [`edge`] | points along one edge: counts and 1D placement |
 //! | [`stitch`] | triangles between two rows of points, index remapping |
 //! | [`tri`], [`quad`], [`isoline`] | each domain's points and primitives |
+//! | [`case`] | the text form of `dxbc-wgsl tessellate` (`cases.txt` lines, `expected.jsonl` objects) |
+//! | [`kernel`] | the WGSL kernel's bindings, uniform and per-patch record |
 //!
 //! Inside-factor reduction and pow2 rounding are hull-shader code: this stage treats pow2 as
 //! integer, as the hardware does.
@@ -23,6 +25,7 @@ pub mod edge;
 pub mod factors;
 pub mod fixed;
 pub mod isoline;
+pub mod kernel;
 pub mod quad;
 pub mod stitch;
 pub mod tri;

@@ -15,8 +15,8 @@ struct TessParams {
     patch_count: u32,
     factor_stride: u32, // u32s per pid in `factors` (at least the domain's factor count)
     workgroups_x: u32,  // the dispatch's x size: pid = id.x + id.y * workgroups_x * 64
-    _pad0: u32,
-    _pad1: u32,
+    pad0: u32,
+    pad1: u32,
 }
 
 struct PatchRange {
