@@ -63,7 +63,7 @@ fn primitives(v: &Value) -> Result<BTreeMap<Vec<Point>, usize>, String> {
         _ => 3,
     };
     let idx = indices(v);
-    if idx.len() % per != 0 {
+    if !idx.len().is_multiple_of(per) {
         return Err(format!("{} indices, not a multiple of {per}", idx.len()));
     }
     if let Some(i) = idx.iter().find(|&&i| i >= pts.len()) {

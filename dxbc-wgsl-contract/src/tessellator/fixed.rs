@@ -137,11 +137,7 @@ pub fn fxp_floor(fxp: u32) -> u32 {
 
 /// 1/`segments` in 16.16, rounded to nearest (the reference's reciprocal table; 1/0 is all ones).
 pub fn reciprocal(segments: u32) -> u32 {
-    if segments == 0 {
-        u32::MAX
-    } else {
-        (FXP_ONE + segments / 2) / segments
-    }
+    (FXP_ONE + segments / 2).checked_div(segments).unwrap_or(u32::MAX)
 }
 
 /// `value` without its most significant set bit (0 for 0).
