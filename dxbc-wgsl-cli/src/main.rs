@@ -13,6 +13,9 @@
 //! - `effect FILE [-o OUT.rs] [--gpu [--adapter A] | --no-gpu]`: validate an effect file,
 //!   translate its shaders, print its permutations and what the generated code holds; `--gpu`
 //!   (feature `gpu`) creates every pass × permutation's pipeline on a GPU.
+//! - `tessellate`: D3D11's fixed-function tessellator on cases from standard input, one a line
+//!   (`DOMAIN PARTITIONING OUTPUT factors...`), one JSON object a line out (domain points as f32
+//!   bits, indices); a malformed line is an error at line:column. See `docs/tessellation.md`.
 //! - `adapters` (feature `gpu`): the GPU adapters `--adapter` chooses from.
 //! - `layouts [--rust] FILE...`: the constant-buffer layouts of shaders' reflection (RDEF), placed
 //!   by HLSL's packing rules and checked against the offsets the compiler recorded (exit 1 when
@@ -260,6 +263,10 @@ enum Command {
     },
     /// List the GPU adapters (index, name, backend, device type, driver) for `--adapter`.
     Adapters,
+    /// Run D3D11's fixed-function tessellator on cases read from standard input, one a line
+    /// (`DOMAIN PARTITIONING OUTPUT factors...`), printing one JSON object a line (see
+    /// docs/tessellation.md).
+    Tessellate,
 }
 
 /// GPU validation switches (`qualify`, `effect`, `watch`, `bench-watch`).
@@ -444,6 +451,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         }
         Command::Schema { out, check } => schema(&out, check),
         Command::Adapters => adapters(),
+        Command::Tessellate => tessellate(),
         Command::Layouts { files, symbol, rust, no_verify_checksum } => {
             if !layouts(&files, symbol, rust, no_verify_checksum)? {
                 std::process::exit(1);
@@ -901,4 +909,24 @@ fn layouts(files: &[PathBuf], symbol: Option<String>, rust: bool, no_verify_chec
         }
     }
     Ok(ok)
+}
+
+/// `dxbc-wgsl tessellate`: one JSON object per case line on standard input (blank lines and
+/// `#` comments skipped); a malformed line stops with `<stdin>:LINE:COLUMN: ...`.
+fn tessellate() -> anyhow::Result<()> {
+    use dxbc_wgsl_contract::tessellator::case::Case;
+    use std::io::{BufRead as _, Write as _};
+    let stdin = std::io::stdin().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (number, line) in stdin.lines().enumerate() {
+        let line = line.with_context(|| format!("<stdin>:{}: cannot read the line", number + 1))?;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let case =
+            Case::parse(&line).map_err(|e| anyhow::anyhow!("<stdin>:{}:{}: {}", number + 1, e.column, e.message))?;
+        writeln!(out, "{}", case.to_json(&case.tessellate()))?;
+    }
+    out.flush()?;
+    Ok(())
 }

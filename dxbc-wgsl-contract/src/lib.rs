@@ -13,6 +13,7 @@
 //! | [`geometry`] | the primitive stage (geometry shaders as compute): its group, bindings, `DrawParams`, topologies, the assembly kernel and the WGSL helper libraries translated modules are built into |
 //! | [`stream_output`] | the stream-output kernels, their bindings and uniform |
 //! | [`select`] | per-primitive layer and viewport selection: its group, binding and uniform |
+//! | [`tessellator`] | D3D11's fixed-function tessellator, bit-exact: on the CPU, and its WGSL kernel's bindings (docs/tessellation.md) |
 //!
 //! The WGSL sources in `src/wgsl/` are part of the contract: they declare the bindings and
 //! structs below in WGSL. The test `mirrored_structs` lays out every WGSL struct that mirrors a
@@ -25,3 +26,4 @@ pub mod bindings;
 pub mod geometry;
 pub mod select;
 pub mod stream_output;
+pub mod tessellator;

@@ -6,6 +6,7 @@
 use dxbc_wgsl_contract::geometry::{self as geo, DrawParams};
 use dxbc_wgsl_contract::select;
 use dxbc_wgsl_contract::stream_output::{self as so, SoParams};
+use dxbc_wgsl_contract::tessellator::{self as tess, kernel as tk};
 use std::mem::{offset_of, size_of};
 
 fn parse(name: &str, source: &str) -> naga::Module {
@@ -129,6 +130,19 @@ fn sources() -> Vec<(&'static str, String, Vec<Declared>)> {
                 ("so_buf3", so::SO_GROUP, so::SO_TARGET_BASE + 3),
             ],
         ),
+        (
+            "tessellator.wgsl",
+            tess::WGSL.to_string(),
+            vec![
+                ("params", tk::GROUP, tk::PARAMS),
+                ("factors", tk::GROUP, tk::FACTORS),
+                ("ranges", tk::GROUP, tk::RANGES),
+                ("totals", tk::GROUP, tk::TOTALS),
+                ("points", tk::GROUP, tk::POINTS),
+                ("point_patches", tk::GROUP, tk::POINT_PATCHES),
+                ("indices", tk::GROUP, tk::INDICES),
+            ],
+        ),
     ]
 }
 
@@ -166,6 +180,23 @@ fn mirrored_structs() {
     }
     // DrawParams in assembly, geometry (twice) and vertex_pull; SoParams in the kernels.
     assert_eq!(checked, 5);
+    // The tessellator's uniform and per-patch record.
+    let module = parse("tessellator.wgsl", tess::WGSL);
+    let params = rust_offsets!(tk::TessParams {
+        domain,
+        partitioning,
+        output,
+        patch_count,
+        factor_stride,
+        workgroups_x,
+        pad0,
+        pad1,
+    });
+    let range = rust_offsets!(tk::PatchRange { first_point, point_count, first_index, index_count });
+    assert_eq!(wgsl_struct(&module, "TessParams"), params);
+    assert_eq!(wgsl_struct(&module, "PatchRange"), range);
+    assert_eq!(u64::from(params.1), tk::TESS_PARAMS_SIZE);
+    assert_eq!(u64::from(range.1), tk::PATCH_RANGE_SIZE);
     // The selection uniform is a bare vec4<u32> of SelectParams' four words.
     assert_eq!(size_of::<select::SelectParams>() as u64, select::SELECT_PARAMS_SIZE);
 }
@@ -203,5 +234,9 @@ fn wgsl_sources_validate() {
     let kernels = parse("stream_output.wgsl", so::STREAM_OUTPUT_WGSL);
     for entry in so::ENTRY_POINTS {
         assert!(kernels.entry_points.iter().any(|e| e.name == entry), "{entry}");
+    }
+    let tessellator = parse("tessellator.wgsl", tess::WGSL);
+    for entry in tk::ENTRY_POINTS {
+        assert!(tessellator.entry_points.iter().any(|e| e.name == entry), "{entry}");
     }
 }

@@ -8,6 +8,8 @@
 //! - [`stream_output`]: D3D's stream-output stage over the primitive stage's output
 //!   (`docs/stream-output.md`);
 //! - [`select`]: per-primitive layer and viewport selection (`docs/per-primitive.md`);
+//! - [`tessellator`]: D3D11's fixed-function tessellator in compute, a batch of patches per
+//!   dispatch (`docs/tessellation.md`);
 //! - [`wgpu`]: the wgpu this crate and the generated code are built against (a user crate may
 //!   use it instead of depending on wgpu itself);
 //! - [`include_effect!`] (feature `macros`, on by default): an effect file's module at macro
@@ -21,6 +23,7 @@
 pub mod primitive_stage;
 pub mod select;
 pub mod stream_output;
+pub mod tessellator;
 
 pub use dxbc_wgsl_contract as contract;
 pub use wgpu;
